@@ -1,0 +1,94 @@
+package levelset
+
+import "math"
+
+// Shape is a solid given by its signed distance: negative inside, positive outside,
+// zero on the surface. Distance returns phi at p and the outward unit normal grad phi.
+type Shape interface {
+	Distance(p Vec3) (phi float64, normal Vec3)
+}
+
+// HalfSpace is the solid {x : (x - Point) . Normal <= 0}: everything below a plane
+// whose unit Normal points out of the solid.
+type HalfSpace struct {
+	Point  Vec3
+	Normal Vec3 // unit length
+}
+
+// Distance implements Shape: phi = (p - Point) . Normal.
+func (h HalfSpace) Distance(p Vec3) (float64, Vec3) {
+	return p.Sub(h.Point).Dot(h.Normal), h.Normal
+}
+
+// Sphere is the solid ball |x - Center| <= Radius.
+type Sphere struct {
+	Center Vec3
+	Radius float64
+}
+
+// Distance implements Shape: phi = |p - Center| - Radius.
+func (s Sphere) Distance(p Vec3) (float64, Vec3) {
+	d := p.Sub(s.Center)
+	r := d.Norm()
+	if r == 0 {
+		return -s.Radius, Vec3{0, 1, 0} // any direction is the way out from the centre
+	}
+	return r - s.Radius, d.Scale(1 / r)
+}
+
+// Box is the solid axis-aligned box Min <= x <= Max.
+type Box struct {
+	Min, Max Vec3
+}
+
+// Distance implements Shape with the exact Euclidean signed distance. Outside, the
+// normal points from the nearest point of the box; inside, along the axis of the
+// nearest face.
+func (b Box) Distance(p Vec3) (float64, Vec3) {
+	var q Vec3 // per axis: distance outside the slab (positive) or minus the depth inside
+	var sign Vec3
+	for a := 0; a < 3; a++ {
+		c := 0.5 * (b.Min[a] + b.Max[a])
+		half := 0.5 * (b.Max[a] - b.Min[a])
+		d := p[a] - c
+		sign[a] = 1
+		if d < 0 {
+			sign[a] = -1
+		}
+		q[a] = math.Abs(d) - half
+	}
+	outside := Vec3{math.Max(q[0], 0), math.Max(q[1], 0), math.Max(q[2], 0)}
+	if r := outside.Norm(); r > 0 {
+		n := Vec3{outside[0] * sign[0], outside[1] * sign[1], outside[2] * sign[2]}
+		return r, n.Scale(1 / r)
+	}
+	// Inside: the nearest face is on the axis with the largest (least negative) q.
+	a := 0
+	if q[1] > q[a] {
+		a = 1
+	}
+	if q[2] > q[a] {
+		a = 2
+	}
+	var n Vec3
+	n[a] = sign[a]
+	return q[a], n
+}
+
+// Bounds is an axis-aligned region of space, used for domains and seeding.
+type Bounds struct {
+	Min, Max Vec3
+}
+
+// Contains reports whether p lies in the closed box.
+func (b Bounds) Contains(p Vec3) bool {
+	for a := 0; a < 3; a++ {
+		if p[a] < b.Min[a] || p[a] > b.Max[a] {
+			return false
+		}
+	}
+	return true
+}
+
+// Size returns Max - Min.
+func (b Bounds) Size() Vec3 { return b.Max.Sub(b.Min) }

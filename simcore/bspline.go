@@ -1,0 +1,116 @@
+package simcore
+
+import "math"
+
+// The interpolation functions of section 4: N_i(x_p) = N(x_p/h - i) N(y_p/h - j) N(z_p/h - k)
+// with the cubic B-spline
+//
+//	N(x) = |x|^3/2 - x^2 + 2/3          for 0 <= |x| < 1
+//	N(x) = -|x|^3/6 + x^2 - 2|x| + 4/3  for 1 <= |x| < 2
+//	N(x) = 0                            otherwise.
+//
+// Grid node (i, j, k) sits at (i h, j h, k h). A particle at X = x/h (in cells) touches the
+// four nodes base..base+3 on each axis, base = floor(X) - 1.
+
+// BSpline returns the cubic B-spline N(x) of section 4.
+func BSpline(x float64) float64 {
+	x = math.Abs(x)
+	switch {
+	case x < 1:
+		return x*x*x/2 - x*x + 2.0/3
+	case x < 2:
+		return -x*x*x/6 + x*x - 2*x + 4.0/3
+	}
+	return 0
+}
+
+// BSplineSlope returns dN/dx.
+func BSplineSlope(x float64) float64 {
+	a := math.Abs(x)
+	var d float64
+	switch {
+	case a < 1:
+		d = 1.5*a*a - 2*a
+	case a < 2:
+		d = -0.5*a*a + 2*a - 2
+	default:
+		return 0
+	}
+	if x < 0 {
+		return -d
+	}
+	return d
+}
+
+// stencil1D returns the first node index of a particle's 4-node stencil along one axis
+// (X in cell units), the weights N(X - node) of the four nodes and their slopes dN/dX.
+// It is the closed form of BSpline and BSplineSlope at the four distances 1+f, f, 1-f, 2-f.
+func stencil1D(X float64) (base int, w, dw [4]float64) {
+	fl := math.Floor(X)
+	f := X - fl
+	g := 1 - f
+	base = int(fl) - 1
+	w = [4]float64{
+		g * g * g / 6,
+		0.5*f*f*f - f*f + 2.0/3,
+		0.5*g*g*g - g*g + 2.0/3,
+		f * f * f / 6,
+	}
+	dw = [4]float64{
+		-0.5 * g * g,
+		1.5*f*f - 2*f,
+		-1.5*g*g + 2*g,
+		0.5 * f * f,
+	}
+	return base, w, dw
+}
+
+// kernel is a particle's 4x4x4 interpolation stencil for one time step: per axis the
+// weights and slopes of the four nodes. The 3D weight of node (a, b, c) of the stencil
+// is w_ip = W[0][a] W[1][b] W[2][c]; its gradient is (D[0][a] W[1][b] W[2][c], ...)/h.
+type kernel struct {
+	W, D [3][4]float64
+}
+
+// kernelCache stores a kernel between the transfer to the grid and the transfer back
+// (section 4.1 uses w_ip^n in stages 1, 2, 3, 7 and 8), so that weights are computed once
+// per particle per step. Only three weights and slopes per axis are kept, in float32: the
+// fourth follows exactly from the partition of unity (sum of weights 1, of slopes 0), which
+// also makes the expanded kernel sum to 1 to float64 round-off. 72 bytes per particle.
+type kernelCache [18]float32
+
+func (c *kernelCache) store(k *kernel) {
+	for axis := 0; axis < 3; axis++ {
+		for a := 0; a < 3; a++ {
+			c[6*axis+a] = float32(k.W[axis][a])
+			c[6*axis+3+a] = float32(k.D[axis][a])
+		}
+	}
+}
+
+func (c *kernelCache) load(k *kernel) {
+	for axis := 0; axis < 3; axis++ {
+		w0, w1, w2 := float64(c[6*axis]), float64(c[6*axis+1]), float64(c[6*axis+2])
+		d0, d1, d2 := float64(c[6*axis+3]), float64(c[6*axis+4]), float64(c[6*axis+5])
+		k.W[axis] = [4]float64{w0, w1, w2, 1 - w0 - w1 - w2}
+		k.D[axis] = [4]float64{d0, d1, d2, -d0 - d1 - d2}
+	}
+}
+
+// newKernel returns the stencil of a particle at x for grid spacing h, with the index
+// of its first node on each axis.
+func newKernel(x Vec3, invH float64) (base [3]int, k kernel) {
+	for axis := 0; axis < 3; axis++ {
+		base[axis], k.W[axis], k.D[axis] = stencil1D(x[axis] * invH)
+	}
+	return base, k
+}
+
+// stencilBase returns the first node of a particle's stencil without its weights.
+func stencilBase(x Vec3, invH float64) [3]int {
+	return [3]int{
+		int(math.Floor(x[0]*invH)) - 1,
+		int(math.Floor(x[1]*invH)) - 1,
+		int(math.Floor(x[2]*invH)) - 1,
+	}
+}

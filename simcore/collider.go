@@ -1,0 +1,113 @@
+package simcore
+
+import "snowtools/levelset"
+
+// A Collider is a collision body of section 8: anything that gives, at a point and a
+// time, the signed distance phi (negative inside), the outward unit normal n = grad phi
+// and the body's velocity v_co, together with how snow behaves on its surface.
+type Collider interface {
+	Sample(x Vec3, t float64) (phi float64, n, vco Vec3)
+	Surface() Surface
+}
+
+// Surface says how a collider treats snow that touches it.
+type Surface struct {
+	Mode     ContactMode
+	Friction float64 // Coulomb coefficient mu (Separate mode)
+}
+
+// ContactMode selects the collision response of section 8.
+type ContactMode int
+
+const (
+	// Separate is the paper's default: no change when separating, otherwise sticking or
+	// dynamic Coulomb friction in the collider's frame.
+	Separate ContactMode = iota
+	// Slip is Separate without friction: only the approaching normal velocity is removed.
+	Slip
+	// Sticky sets the relative velocity to zero unconditionally, so snow clings to
+	// vertical and overhanging surfaces.
+	Sticky
+)
+
+func (m ContactMode) String() string {
+	switch m {
+	case Separate:
+		return "separate"
+	case Slip:
+		return "slip"
+	case Sticky:
+		return "sticky"
+	}
+	return "unknown"
+}
+
+// collide applies section 8 to a velocity v at point x and time t: for every collider
+// with phi <= 0 there, the velocity relative to the collider is made non-penetrating.
+// The grid (stage 5) and particle (stage 9) collisions both use it.
+func collide(colliders []Collider, x, v Vec3, t float64) Vec3 {
+	for _, c := range colliders {
+		phi, n, vco := c.Sample(x, t)
+		if phi > 0 {
+			continue
+		}
+		v = contact(v, n, vco, c.Surface())
+	}
+	return v
+}
+
+// contact is the velocity response of section 8 for one colliding body.
+func contact(v, n, vco Vec3, s Surface) Vec3 {
+	if s.Mode == Sticky {
+		return vco // v'_rel = 0 unconditionally
+	}
+	vrel := v.Sub(vco)
+	vn := vrel.Dot(n)
+	if vn >= 0 {
+		return v // separating: no collision
+	}
+	mu := s.Friction
+	if s.Mode == Slip {
+		mu = 0
+	}
+	vt := vrel.Sub(n.Scale(vn))
+	lt := vt.Norm()
+	if lt <= -mu*vn {
+		return vco // sticking: v'_rel = 0
+	}
+	// Dynamic friction: v'_rel = v_t + mu v_n v_t/|v_t|.
+	return vt.Scale(1 + mu*vn/lt).Add(vco)
+}
+
+// MovingShape is an analytic collider: a shape at its t = 0 position moving at a constant
+// velocity (zero for a static one). At time t, phi(x) = shape.phi(x - Velocity t).
+type MovingShape struct {
+	Shape    levelset.Shape
+	Velocity Vec3
+	Contact  Surface
+}
+
+// Sample implements Collider.
+func (m MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+	phi, n := m.Shape.Distance(x.Sub(m.Velocity.Scale(t)))
+	return phi, n, m.Velocity
+}
+
+// Surface implements Collider.
+func (m MovingShape) Surface() Surface { return m.Contact }
+
+// domainWalls returns the six walls of the box b as half-space colliders whose solid
+// side is outside the box: the wall at Min on axis a is {x_a <= Min_a} with normal +e_a,
+// the wall at Max is {x_a >= Max_a} with normal -e_a.
+func domainWalls(b levelset.Bounds, s Surface) []Collider {
+	var walls []Collider
+	for a := 0; a < 3; a++ {
+		var e Vec3
+		e[a] = 1
+		walls = append(walls,
+			MovingShape{Shape: levelset.HalfSpace{Point: b.Min, Normal: e}, Contact: s},
+			MovingShape{Shape: levelset.HalfSpace{Point: b.Max, Normal: e.Scale(-1)}, Contact: s},
+		)
+	}
+	return walls
+}

@@ -1,0 +1,73 @@
+package simcore
+
+// The sparse grid: only blocks of 4x4x4 nodes that some particle's kernel reaches exist,
+// so memory and time follow the number of particles, not the size of the domain.
+// Node (i, j, k) sits at (i h, j h, k h); its block is (i>>2, j>>2, k>>2).
+
+const (
+	blockShift  = 2
+	blockWidth  = 1 << blockShift // nodes per block edge
+	blockNodes  = blockWidth * blockWidth * blockWidth
+	windowWidth = 2 * blockWidth // a particle block's stencils reach 2x2x2 node blocks
+	windowNodes = windowWidth * windowWidth * windowWidth
+)
+
+// node is one grid node. Rasterization (stages 1 and 3) accumulates the mass m_i, the
+// momentum sum m_p w_ip v_p and the force f_i; the grid update (stages 4-6) then replaces
+// the momentum by the new velocity v_i^{n+1} and the force by v_i^{n+1} - v_i^n, the
+// change that the FLIP transfer needs. Seven numbers serve both phases.
+type node struct {
+	mass float64
+	mv   Vec3 // momentum, then v^{n+1}
+	f    Vec3 // force, then v^{n+1} - v^n
+}
+
+// nodeBlock is a block of nodes; node (a, b, c) of the block is at (a*4 + b)*4 + c.
+type nodeBlock [blockNodes]node
+
+// blockKey packs a block coordinate into a map key (21 bits per axis, offset to be
+// non-negative): a domain may reach 2^20 blocks = 4 million nodes from the origin per axis.
+func blockKey(c [3]int) uint64 {
+	const off = 1 << 20
+	return uint64(c[0]+off)<<42 | uint64(c[1]+off)<<21 | uint64(c[2]+off)
+}
+
+// sparseGrid holds the node blocks that exist in the current step.
+type sparseGrid struct {
+	index  map[uint64]int32 // block key -> position in blocks
+	coords [][3]int         // block coordinate of each block
+	blocks []nodeBlock
+}
+
+// reset forgets every block but keeps the memory for the next step.
+func (g *sparseGrid) reset() {
+	if g.index == nil {
+		g.index = make(map[uint64]int32)
+	}
+	clear(g.index)
+	g.coords = g.coords[:0]
+	g.blocks = g.blocks[:0]
+}
+
+// block returns the index of the block at coordinate c, adding a zeroed one if needed.
+func (g *sparseGrid) block(c [3]int) int32 {
+	key := blockKey(c)
+	if b, ok := g.index[key]; ok {
+		return b
+	}
+	b := int32(len(g.blocks))
+	g.index[key] = b
+	g.coords = append(g.coords, c)
+	if len(g.blocks) < cap(g.blocks) {
+		g.blocks = g.blocks[:b+1]
+		g.blocks[b] = nodeBlock{}
+	} else {
+		g.blocks = append(g.blocks, nodeBlock{})
+	}
+	return b
+}
+
+// blockOf returns the block containing node n.
+func blockOf(n [3]int) [3]int {
+	return [3]int{n[0] >> blockShift, n[1] >> blockShift, n[2] >> blockShift}
+}

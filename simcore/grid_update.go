@@ -1,0 +1,37 @@
+package simcore
+
+// updateGrid is stages 4 to 6 on every node with mass: the velocity
+// v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
+// v_i* = v_i^n + dt (f_i / m_i + g), the grid collisions of section 8, and, for explicit
+// integration, v_i^{n+1} = v_i*. A node tests for collision where its velocity would
+// carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
+func (s *Sim) updateGrid(dt, t1 float64) {
+	g := &s.grid
+	h := s.H
+	gravity := s.Gravity
+	parallelFor(s.threads, len(g.blocks), func(_, bi int) {
+		blk := &g.blocks[bi]
+		c := g.coords[bi]
+		for a := 0; a < blockWidth; a++ {
+			for b := 0; b < blockWidth; b++ {
+				for cc := 0; cc < blockWidth; cc++ {
+					n := &blk[(a*blockWidth+b)*blockWidth+cc]
+					if n.mass == 0 {
+						continue
+					}
+					inv := 1 / n.mass
+					vOld := n.mv.Scale(inv)
+					vStar := vOld.Add(n.f.Scale(inv).Add(gravity).Scale(dt)) // (10)
+					x := Vec3{
+						float64(c[0]<<blockShift+a) * h,
+						float64(c[1]<<blockShift+b) * h,
+						float64(c[2]<<blockShift+cc) * h,
+					}
+					vNew := collide(s.colliders, x.Add(vStar.Scale(dt)), vStar, t1)
+					n.mv = vNew
+					n.f = vNew.Sub(vOld)
+				}
+			}
+		}
+	})
+}

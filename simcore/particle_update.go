@@ -1,0 +1,125 @@
+package simcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// updateParticles is stages 7 to 10 for every particle, in one pass: interpolate the
+// grid's new velocities with the kernel cached by rasterize, update F_E with plasticity
+// (stage 7), blend PIC and FLIP velocities (stage 8), collide (stage 9) and move (stage 10).
+// It also measures the fastest particle and elastic wave for the next time step, and
+// returns an error naming the first particle whose state is no longer finite.
+func (s *Sim) updateParticles(dt, t1 float64) error {
+	for w := range s.work {
+		s.work[w].stats = stepStats{bad: -1}
+	}
+	parallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+		s.updateBlock(&s.work[w], &s.bins.blocks[k], dt, t1)
+	})
+	s.maxSpeed, s.maxWaveSpeed = 0, 0
+	bad, why := -1, ""
+	for w := range s.work {
+		st := &s.work[w].stats
+		s.maxSpeed = max(s.maxSpeed, st.maxSpeed)
+		s.maxWaveSpeed = max(s.maxWaveSpeed, st.maxWaveSpeed)
+		if st.bad >= 0 && (bad < 0 || s.P.ID[st.bad] < s.P.ID[bad]) {
+			bad, why = st.bad, st.badWhy
+		}
+	}
+	if bad >= 0 {
+		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: particle %d (id %d) %s; "+
+			"the likely cause is a time step too long for the material's stiffness (lower cfl or max_dt, or E0 and xi) "+
+			"or a collider moving faster than the snow can follow",
+			s.Steps, s.Time, dt, ErrUnstable, bad, s.P.ID[bad], why)
+	}
+	return nil
+}
+
+func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
+	p := s.P
+	alpha := s.FlipAlpha
+	invH := s.invH
+	// Copy the window's nodes (v^{n+1} in mv, v^{n+1} - v^n in f) into dense memory.
+	nodes := &ws.window
+	blocks := s.grid.blocks
+	forWindowNodes(g, func(w int, blk int32, n int) { nodes[w] = blocks[blk][n] })
+	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
+
+	var ker kernel
+	for k := g.start; k < g.end; k++ {
+		i := s.bins.order[k]
+		x := p.X[i]
+		base := stencilBase(x, invH)
+		s.cache[k].load(&ker)
+		ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+
+		// Interpolate: v_PIC = sum_i v_i^{n+1} w_ip, the FLIP change
+		// sum_i (v_i^{n+1} - v_i^n) w_ip, and grad v_p = sum_i v_i^{n+1} (grad w_ip)^T.
+		var vPIC, dv Vec3
+		var gv Mat3
+		for a := 0; a < 4; a++ {
+			wa, da := ker.W[0][a], ker.D[0][a]
+			for b := 0; b < 4; b++ {
+				wab := wa * ker.W[1][b]
+				dab := da * ker.W[1][b]
+				adb := wa * ker.D[1][b]
+				row := windowIndex(ox+a, oy+b, oz)
+				for c := 0; c < 4; c++ {
+					wc := ker.W[2][c]
+					w := wab * wc
+					gx, gy, gz := dab*wc, adb*wc, wab*ker.D[2][c]
+					n := &nodes[row+c]
+					vx, vy, vz := n.mv[0], n.mv[1], n.mv[2]
+					vPIC[0] += w * vx
+					vPIC[1] += w * vy
+					vPIC[2] += w * vz
+					dv[0] += w * n.f[0]
+					dv[1] += w * n.f[1]
+					dv[2] += w * n.f[2]
+					gv[0] += vx * gx
+					gv[1] += vx * gy
+					gv[2] += vx * gz
+					gv[3] += vy * gx
+					gv[4] += vy * gy
+					gv[5] += vy * gz
+					gv[6] += vz * gx
+					gv[7] += vz * gy
+					gv[8] += vz * gz
+				}
+			}
+		}
+		gv = gv.Scale(invH)
+
+		jE := s.updateDeformation(i, dt, gv) // 7
+
+		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha)) // 8
+		v = collide(s.colliders, x.Add(v.Scale(dt)), v, t1)         // 9
+		x = s.keepInDomain(x.Add(v.Scale(dt)))                      // 10
+		p.V[i], p.X[i] = v, x
+
+		speed := v.Norm()
+		ws.stats.maxSpeed = max(ws.stats.maxSpeed, speed)
+		ws.stats.maxWaveSpeed = max(ws.stats.maxWaveSpeed, s.waveSpeed(int(i), jE))
+		if !(speed < math.Inf(1)) || !(jE == jE) || !(math.Abs(jE) < math.Inf(1)) {
+			if ws.stats.bad < 0 || p.ID[i] < p.ID[ws.stats.bad] {
+				ws.stats.bad = int(i)
+				ws.stats.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", x, v, jE)
+			}
+		}
+	}
+	for w := range nodes {
+		nodes[w] = node{}
+	}
+}
+
+// keepInDomain clamps a position into the domain. The walls are colliders and stop snow
+// first; this guard only catches what round-off or a fast collider pushes past them, so
+// that no particle is ever lost.
+func (s *Sim) keepInDomain(x Vec3) Vec3 {
+	lo, hi := s.Domain.Min, s.Domain.Max
+	for a := 0; a < 3; a++ {
+		x[a] = math.Min(math.Max(x[a], lo[a]), hi[a])
+	}
+	return x
+}

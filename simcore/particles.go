@@ -1,0 +1,116 @@
+package simcore
+
+// Particles is the material points' state, as structure-of-arrays: every slice has one
+// entry per particle. Positions and velocities are float64; the deformation state is
+// float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
+// and keeps a particle near 200 bytes including the solver's per-step scratch.
+type Particles struct {
+	ID   []int32            // persistent identity; the solver reorders particles for locality
+	X    []Vec3             // position x_p (m)
+	V    []Vec3             // velocity v_p (m/s)
+	Mass []float32          // m_p (kg)
+	Vol0 []float32          // V_p^0 (m^3), set by stage 2 of the first step; 0 until then
+	FE   []Mat3f            // elastic deformation gradient F_E
+	JP   []float32          // J_P = det F_P, the plastic volume ratio: the only part of F_P the model needs
+	Mat  []ParticleMaterial // constitutive parameters, per particle (section 10)
+
+	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
+	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
+	// that step's SVD, which also gives R_E, and scattered as forces at the start of the next.
+	stress []Sym3f
+}
+
+// Mat3f is a 3x3 matrix stored in float32, row-major.
+type Mat3f [9]float32
+
+// Mat3 widens m to float64.
+func (m *Mat3f) Mat3() Mat3 {
+	var a Mat3
+	for i, x := range m {
+		a[i] = float64(x)
+	}
+	return a
+}
+
+// Mat3fOf narrows a to float32.
+func Mat3fOf(a Mat3) Mat3f {
+	var m Mat3f
+	for i, x := range a {
+		m[i] = float32(x)
+	}
+	return m
+}
+
+// Sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
+type Sym3f [6]float32
+
+// Len returns the number of particles.
+func (p *Particles) Len() int { return len(p.X) }
+
+// Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index.
+func (p *Particles) Add(x, v Vec3, mass float64, m ParticleMaterial) int {
+	i := len(p.X)
+	p.ID = append(p.ID, int32(i))
+	p.X = append(p.X, x)
+	p.V = append(p.V, v)
+	p.Mass = append(p.Mass, float32(mass))
+	p.Vol0 = append(p.Vol0, 0)
+	p.FE = append(p.FE, Mat3fOf(Identity3))
+	p.JP = append(p.JP, 1)
+	p.Mat = append(p.Mat, m)
+	p.stress = append(p.stress, Sym3f{})
+	return i
+}
+
+// Density returns the particle's current mass density m_p / (V_p^0 J), J = det F_E J_P
+// (kg/m^3), or 0 before the first step has measured V_p^0.
+func (p *Particles) Density(i int) float64 {
+	if p.Vol0[i] == 0 {
+		return 0
+	}
+	j := p.FE[i].Mat3().Det() * float64(p.JP[i])
+	return float64(p.Mass[i]) / (float64(p.Vol0[i]) * j)
+}
+
+// TotalMass returns the sum of m_p.
+func (p *Particles) TotalMass() float64 {
+	s := 0.0
+	for _, m := range p.Mass {
+		s += float64(m)
+	}
+	return s
+}
+
+// Momentum returns the total linear momentum sum m_p v_p.
+func (p *Particles) Momentum() Vec3 {
+	var s Vec3
+	for i, v := range p.V {
+		s = s.Add(v.Scale(float64(p.Mass[i])))
+	}
+	return s
+}
+
+// swap exchanges particles i and j in every field.
+func (p *Particles) swap(i, j int) {
+	p.ID[i], p.ID[j] = p.ID[j], p.ID[i]
+	p.X[i], p.X[j] = p.X[j], p.X[i]
+	p.V[i], p.V[j] = p.V[j], p.V[i]
+	p.Mass[i], p.Mass[j] = p.Mass[j], p.Mass[i]
+	p.Vol0[i], p.Vol0[j] = p.Vol0[j], p.Vol0[i]
+	p.FE[i], p.FE[j] = p.FE[j], p.FE[i]
+	p.JP[i], p.JP[j] = p.JP[j], p.JP[i]
+	p.Mat[i], p.Mat[j] = p.Mat[j], p.Mat[i]
+	p.stress[i], p.stress[j] = p.stress[j], p.stress[i]
+}
+
+// permute moves particle i to index dest[i] for every i, in place, by following the
+// permutation's cycles with swaps. dest is consumed (left as the identity).
+func (p *Particles) permute(dest []int32) {
+	for i := range dest {
+		for int(dest[i]) != i {
+			j := int(dest[i])
+			p.swap(i, j) // particle i reaches its place j; j's old particle waits at i
+			dest[i], dest[j] = dest[j], dest[i]
+		}
+	}
+}

@@ -1,0 +1,174 @@
+// Package simcore is the material point method for snow of Stomakhin et al. 2013
+// ("A material point method for snow simulation", SIGGRAPH 2013): particles carry mass,
+// velocity and an elasto-plastic deformation gradient; a sparse background grid computes
+// forces and collisions. It does no file I/O.
+package simcore
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"snowtools/levelset"
+)
+
+// Config holds the solver settings that are not per particle.
+type Config struct {
+	H         float64         // grid spacing h (m)
+	Domain    levelset.Bounds // particles never leave it; its faces are colliders
+	Walls     Surface         // how the domain's faces treat snow
+	Gravity   Vec3            // m/s^2
+	FlipAlpha float64         // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
+	CFL       float64         // fraction of a cell that the fastest signal may cross per step
+	MaxDt     float64         // upper bound on the time step (s)
+	MinDt     float64         // a step this short means the state went bad (s)
+	Threads   int             // worker goroutines; 0 means GOMAXPROCS
+	Colliders []Collider      // collision bodies besides the walls
+}
+
+// DefaultConfig returns the settings of the paper where it gives them (alpha = 0.95,
+// gravity -9.81 m/s^2 along y) and safe choices otherwise.
+func DefaultConfig() Config {
+	return Config{
+		H:         0.02,
+		Domain:    levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
+		Walls:     Surface{Mode: Separate, Friction: 0.3},
+		Gravity:   Vec3{0, -9.81, 0},
+		FlipAlpha: 0.95,
+		CFL:       0.5,
+		MaxDt:     1e-3,
+		MinDt:     1e-8,
+	}
+}
+
+// Validate reports the first setting that cannot work.
+func (c *Config) Validate() error {
+	switch {
+	case !(c.H > 0) || math.IsInf(c.H, 0):
+		return fmt.Errorf("grid spacing h = %g: must be > 0", c.H)
+	case !(c.FlipAlpha >= 0 && c.FlipAlpha <= 1):
+		return fmt.Errorf("flip_alpha = %g: must be in [0, 1]", c.FlipAlpha)
+	case !(c.CFL > 0 && c.CFL <= 1):
+		return fmt.Errorf("cfl = %g: must be in (0, 1]", c.CFL)
+	case !(c.MaxDt > 0):
+		return fmt.Errorf("max_dt = %g: must be > 0", c.MaxDt)
+	case !(c.MinDt > 0 && c.MinDt <= c.MaxDt):
+		return fmt.Errorf("min_dt = %g: must be in (0, max_dt]", c.MinDt)
+	case c.Threads < 0:
+		return fmt.Errorf("threads = %d: must be >= 0", c.Threads)
+	case !c.Gravity.IsFinite():
+		return fmt.Errorf("gravity %v: must be finite", c.Gravity)
+	}
+	s := c.Domain.Size()
+	for a := 0; a < 3; a++ {
+		if !(s[a] >= 4*c.H) {
+			return fmt.Errorf("domain %v to %v: must be at least 4 cells wide on every axis", c.Domain.Min, c.Domain.Max)
+		}
+	}
+	return nil
+}
+
+// Sim is a running simulation: particles, colliders and the time.
+type Sim struct {
+	Config
+	P     *Particles
+	Time  float64 // simulated time (s)
+	Steps int64   // steps taken
+
+	threads   int
+	invH      float64
+	colliders []Collider // Config.Colliders followed by the domain walls
+
+	volumesKnown bool
+	grid         sparseGrid
+	bins         particleBins
+	cache        []kernelCache // per position in bins.order
+	work         []workerScratch
+
+	maxSpeed, maxWaveSpeed float64 // from the last step, for the next time step
+}
+
+// workerScratch is one worker's private memory.
+type workerScratch struct {
+	window [windowNodes]node // a particle block's 2x2x2 node blocks, dense
+	stats  stepStats
+}
+
+// stepStats gathers per-worker results of the particle update.
+type stepStats struct {
+	maxSpeed, maxWaveSpeed float64
+	bad                    int // a particle whose state went bad, or -1
+	badWhy                 string
+}
+
+// NewSim checks the configuration and the particles and prepares a simulation at time 0.
+func NewSim(cfg Config, p *Particles) (*Sim, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	for i, x := range p.X {
+		if !x.IsFinite() || !cfg.Domain.Contains(x) {
+			return nil, fmt.Errorf("particle %d at %v: outside the domain %v to %v", i, x, cfg.Domain.Min, cfg.Domain.Max)
+		}
+		if !p.V[i].IsFinite() || !(p.Mass[i] > 0) {
+			return nil, fmt.Errorf("particle %d: velocity %v and mass %g must be finite and the mass > 0", i, p.V[i], p.Mass[i])
+		}
+	}
+	s := &Sim{Config: cfg, P: p, invH: 1 / cfg.H}
+	s.threads = cfg.Threads
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
+	}
+	s.colliders = append(append([]Collider(nil), cfg.Colliders...), domainWalls(cfg.Domain, cfg.Walls)...)
+	s.work = make([]workerScratch, s.threads)
+	s.volumesKnown = p.Len() > 0 && p.Vol0[0] > 0
+	return s, nil
+}
+
+// ErrUnstable is wrapped by the error a step returns when the state goes bad.
+var ErrUnstable = errors.New("simulation became unstable")
+
+// StableDt returns the time step for the current state: the CFL fraction of a cell
+// divided by the fastest signal, which is the particle speed plus the elastic wave speed
+// sqrt((lambda + 2 mu)/rho) of the hardened material, capped by MaxDt.
+func (s *Sim) StableDt() float64 {
+	if !s.volumesKnown {
+		s.measureVolumes() // stage 2 early: the wave speed needs rho_p0
+	}
+	signal := s.maxSpeed + s.maxWaveSpeed
+	if signal == 0 {
+		return s.MaxDt
+	}
+	return math.Min(s.MaxDt, s.CFL*s.H/signal)
+}
+
+// Advance steps until exactly time t, shortening the last steps so that one lands on t
+// (a frame time). It returns the number of steps taken.
+func (s *Sim) Advance(t float64) (int, error) {
+	steps := 0
+	for s.Time < t {
+		dt := s.StableDt()
+		if dt < s.MinDt {
+			return steps, fmt.Errorf("step %d at t = %.6g s: %w: the stable time step %.3g s is below min_dt %.3g s "+
+				"(fastest particle %.3g m/s, elastic wave speed %.3g m/s): the snow is moving or stiffening faster than the "+
+				"time step can follow; check the material's E0 and xi, initial velocities and colliders",
+				s.Steps, s.Time, ErrUnstable, dt, s.MinDt, s.maxSpeed, s.maxWaveSpeed)
+		}
+		remaining := t - s.Time
+		last := dt >= remaining
+		if last {
+			dt = remaining
+		} else if 2*dt > remaining {
+			dt = remaining / 2 // two equal steps rather than one sliver
+		}
+		if err := s.Step(dt); err != nil {
+			return steps, err
+		}
+		if last {
+			s.Time = t // exactly on the frame, whatever the rounding
+		}
+		steps++
+	}
+	return steps, nil
+}

@@ -1,0 +1,34 @@
+package simcore
+
+// Step advances the simulation by dt with the full method of section 4.1 (explicit
+// integration, beta = 0). The stages, in the paper's numbering:
+//
+//  1. rasterize mass and momentum to the grid (normalized weights: momentum is conserved);
+//  2. first step only: particle densities rho_p^0 and volumes V_p^0 from the grid mass;
+//  3. grid forces of equation (6) from the stress of equation (1) with the hardened
+//     Lamé parameters of equation (2);
+//  4. grid velocities v* by equation (10) plus gravity;
+//  5. grid-based body collisions (section 8);
+//  6. explicit integration: v^{n+1} = v*;
+//  7. F_E update and plasticity (section 7, equations 11-12);
+//  8. PIC/FLIP blend of particle velocities;
+//  9. particle-based body collisions (section 8);
+//  10. advection x^{n+1} = x^n + dt v^{n+1}.
+//
+// Stages 1 and 3 share one pass because they scatter with the same weights, and the
+// stress they need is the one stage 7 of the previous step computed with its SVD.
+func (s *Sim) Step(dt float64) error {
+	t1 := s.Time + dt
+	s.binParticles() // the sparse grid of this step: blocks that some kernel reaches
+	s.rasterize()    // 1 and 3
+	if !s.volumesKnown {
+		s.gatherVolumes() // 2
+	}
+	s.updateGrid(dt, t1)                              // 4, 5, 6
+	if err := s.updateParticles(dt, t1); err != nil { // 7, 8, 9, 10
+		return err
+	}
+	s.Time = t1
+	s.Steps++
+	return nil
+}

@@ -1,0 +1,146 @@
+package simcore
+
+// Transfers between particles and the grid. A worker handles one particle block at a
+// time through a dense window of its 2x2x2 node blocks (see bins.go).
+
+// windowIndex returns the position in a window of the node at offset (a, b, c) from the
+// window's first node.
+func windowIndex(a, b, c int) int { return (a*windowWidth+b)*windowWidth + c }
+
+// forWindowNodes calls fn(windowPos, block, nodeInBlock) for every node of a window.
+func forWindowNodes(g *particleBlock, fn func(w int, block int32, n int)) {
+	for d := 0; d < 8; d++ {
+		blk := g.window[d]
+		ox, oy, oz := (d>>2)*blockWidth, ((d>>1)&1)*blockWidth, (d&1)*blockWidth
+		for a := 0; a < blockWidth; a++ {
+			for b := 0; b < blockWidth; b++ {
+				for c := 0; c < blockWidth; c++ {
+					fn(windowIndex(ox+a, oy+b, oz+c), blk, (a*blockWidth+b)*blockWidth+c)
+				}
+			}
+		}
+	}
+}
+
+// rasterize is stages 1 and 3 in one pass over the particles: mass m_i = sum_p m_p w_ip,
+// momentum sum_p m_p v_p w_ip (divided by m_i in the grid update, so that velocities use
+// normalized weights and momentum is conserved), and the force of equation (6),
+// f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous step
+// left (zero on the first step, when F_E = I). Each particle's kernel is computed here,
+// once per step, and cached for the transfer back.
+func (s *Sim) rasterize() {
+	for color := range s.bins.colors {
+		list := s.bins.colors[color]
+		parallelFor(s.threads, len(list), func(w, k int) {
+			s.rasterizeBlock(&s.work[w].window, &s.bins.blocks[list[k]])
+		})
+	}
+}
+
+func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
+	p := s.P
+	invH := s.invH
+	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
+	for k := g.start; k < g.end; k++ {
+		i := s.bins.order[k]
+		base, ker := newKernel(p.X[i], invH)
+		s.cache[k].store(&ker)
+		s.cache[k].load(&ker) // scatter with exactly the weights the gather will use
+		ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+
+		m := float64(p.Mass[i])
+		mv := p.V[i].Scale(m)
+		st := &p.stress[i]
+		// -V sigma / h: the 1/h turns the kernel's slopes in cells into gradients.
+		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
+		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
+
+		for a := 0; a < 4; a++ {
+			wa, da := ker.W[0][a], ker.D[0][a]
+			for b := 0; b < 4; b++ {
+				wab := wa * ker.W[1][b]
+				dab := da * ker.W[1][b] // slope along x
+				adb := wa * ker.D[1][b] // slope along y
+				row := windowIndex(ox+a, oy+b, oz)
+				for c := 0; c < 4; c++ {
+					wc := ker.W[2][c]
+					w := wab * wc
+					gx, gy, gz := dab*wc, adb*wc, wab*ker.D[2][c]
+					n := &win[row+c]
+					n.mass += w * m
+					n.mv[0] += w * mv[0]
+					n.mv[1] += w * mv[1]
+					n.mv[2] += w * mv[2]
+					n.f[0] += sxx*gx + sxy*gy + sxz*gz
+					n.f[1] += sxy*gx + syy*gy + syz*gz
+					n.f[2] += sxz*gx + syz*gy + szz*gz
+				}
+			}
+		}
+	}
+	// Add the window into the grid and clear it for the next block. Blocks of one colour
+	// have disjoint windows, so no other worker touches these nodes now.
+	blocks := s.grid.blocks
+	forWindowNodes(g, func(w int, blk int32, n int) {
+		src, dst := &win[w], &blocks[blk][n]
+		dst.mass += src.mass
+		dst.mv = dst.mv.Add(src.mv)
+		dst.f = dst.f.Add(src.f)
+		*src = node{}
+	})
+}
+
+// measureVolumes is stage 2: each particle's initial density
+// rho_p^0 = sum_i m_i^0 w_ip^0 / h^3 from the grid mass, and volume V_p^0 = m_p / rho_p^0.
+// It rasterizes mass itself so that it can also run before the first step (the first
+// time step needs the elastic wave speed, which needs rho_p^0).
+func (s *Sim) measureVolumes() {
+	if s.P.Len() == 0 {
+		s.volumesKnown = true
+		return
+	}
+	s.binParticles()
+	s.rasterize()
+	s.gatherVolumes()
+}
+
+// gatherVolumes finishes stage 2 from the grid masses of this step's rasterization.
+func (s *Sim) gatherVolumes() {
+	p := s.P
+	h3 := s.H * s.H * s.H
+	parallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+		g := &s.bins.blocks[k]
+		win := &s.work[w].window
+		blocks := s.grid.blocks
+		forWindowNodes(g, func(wi int, blk int32, n int) { win[wi].mass = blocks[blk][n].mass })
+		origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
+		var ker kernel
+		for k := g.start; k < g.end; k++ {
+			i := s.bins.order[k]
+			base := stencilBase(p.X[i], s.invH)
+			s.cache[k].load(&ker)
+			ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+			rho := 0.0
+			for a := 0; a < 4; a++ {
+				for b := 0; b < 4; b++ {
+					row := windowIndex(ox+a, oy+b, oz)
+					wab := ker.W[0][a] * ker.W[1][b]
+					for c := 0; c < 4; c++ {
+						rho += win[row+c].mass * wab * ker.W[2][c]
+					}
+				}
+			}
+			rho /= h3
+			p.Vol0[i] = float32(float64(p.Mass[i]) / rho)
+		}
+		for wi := range win {
+			win[wi].mass = 0
+		}
+	})
+	s.volumesKnown = true
+	s.maxSpeed, s.maxWaveSpeed = 0, 0
+	for i := range p.X {
+		s.maxSpeed = max(s.maxSpeed, p.V[i].Norm())
+		s.maxWaveSpeed = max(s.maxWaveSpeed, s.waveSpeed(i, p.FE[i].Mat3().Det()))
+	}
+}
