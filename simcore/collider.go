@@ -5,6 +5,10 @@ import "snowtools/levelset"
 // A Collider is a collision body of section 8: anything that gives, at a point and a
 // time, the signed distance phi (negative inside), the outward unit normal n = grad phi
 // and the body's velocity v_co, together with how snow behaves on its surface.
+//
+// phi must change no faster than the distance does (|phi(x) - phi(y)| <= |x - y|), as an
+// exact distance or one clamped to a narrow band does: the solver relies on it to skip
+// colliders that are out of reach of a whole block of particles.
 type Collider interface {
 	Sample(x Vec3, t float64) (phi float64, n, vco Vec3)
 	Surface() Surface
@@ -56,6 +60,19 @@ func collide(colliders []Collider, x, v Vec3, t float64) Vec3 {
 	return v
 }
 
+// nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of
+// the point c at time t. Since phi changes no faster than distance, phi(c) > r rules a
+// collider out for the whole ball.
+func nearby(dst, all []Collider, c Vec3, r, t float64) []Collider {
+	dst = dst[:0]
+	for _, col := range all {
+		if phi, _, _ := col.Sample(c, t); phi <= r {
+			dst = append(dst, col)
+		}
+	}
+	return dst
+}
+
 // contact is the velocity response of section 8 for one colliding body.
 func contact(v, n, vco Vec3, s Surface) Vec3 {
 	if s.Mode == Sticky {
@@ -88,13 +105,13 @@ type MovingShape struct {
 }
 
 // Sample implements Collider.
-func (m MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+func (m *MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 	phi, n := m.Shape.Distance(x.Sub(m.Velocity.Scale(t)))
 	return phi, n, m.Velocity
 }
 
 // Surface implements Collider.
-func (m MovingShape) Surface() Surface { return m.Contact }
+func (m *MovingShape) Surface() Surface { return m.Contact }
 
 // domainWalls returns the six walls of the box b as half-space colliders whose solid
 // side is outside the box: the wall at Min on axis a is {x_a <= Min_a} with normal +e_a,
@@ -105,8 +122,8 @@ func domainWalls(b levelset.Bounds, s Surface) []Collider {
 		var e Vec3
 		e[a] = 1
 		walls = append(walls,
-			MovingShape{Shape: levelset.HalfSpace{Point: b.Min, Normal: e}, Contact: s},
-			MovingShape{Shape: levelset.HalfSpace{Point: b.Max, Normal: e.Scale(-1)}, Contact: s},
+			&MovingShape{Shape: levelset.HalfSpace{Point: b.Min, Normal: e}, Contact: s},
+			&MovingShape{Shape: levelset.HalfSpace{Point: b.Max, Normal: e.Scale(-1)}, Contact: s},
 		)
 	}
 	return walls

@@ -1,5 +1,7 @@
 package simcore
 
+import "math"
+
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
 // v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
 // v_i* = v_i^n + dt (f_i / m_i + g), the grid collisions of section 8, and, for explicit
@@ -9,9 +11,19 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
 	h := s.H
 	gravity := s.Gravity
-	parallelFor(s.threads, len(g.blocks), func(_, bi int) {
+	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
+	// would carry it more than one cell in a step is tested against every collider.
+	reach := math.Sqrt(3)*1.5*h + h
+	parallelFor(s.threads, len(g.blocks), func(w, bi int) {
 		blk := &g.blocks[bi]
 		c := g.coords[bi]
+		centre := Vec3{
+			(float64(c[0]<<blockShift) + 1.5) * h,
+			(float64(c[1]<<blockShift) + 1.5) * h,
+			(float64(c[2]<<blockShift) + 1.5) * h,
+		}
+		near := nearby(s.work[w].near, s.colliders, centre, reach, t1)
+		s.work[w].near = near
 		for a := 0; a < blockWidth; a++ {
 			for b := 0; b < blockWidth; b++ {
 				for cc := 0; cc < blockWidth; cc++ {
@@ -27,7 +39,11 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 						float64(c[1]<<blockShift+b) * h,
 						float64(c[2]<<blockShift+cc) * h,
 					}
-					vNew := collide(s.colliders, x.Add(vStar.Scale(dt)), vStar, t1)
+					cols := near
+					if dt*dt*vStar.Dot(vStar) > h*h {
+						cols = s.colliders
+					}
+					vNew := collide(cols, x.Add(vStar.Scale(dt)), vStar, t1)
 					n.mv = vNew
 					n.f = vNew.Sub(vOld)
 				}

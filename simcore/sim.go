@@ -93,6 +93,7 @@ type Sim struct {
 type workerScratch struct {
 	window [windowNodes]node // a particle block's 2x2x2 node blocks, dense
 	stats  stepStats
+	near   []Collider // the colliders within reach of the current block
 }
 
 // stepStats gathers per-worker results of the particle update.
