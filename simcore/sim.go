@@ -134,9 +134,7 @@ var ErrUnstable = errors.New("simulation became unstable")
 // divided by the fastest signal, which is the particle speed plus the elastic wave speed
 // sqrt((lambda + 2 mu)/rho) of the hardened material, capped by MaxDt.
 func (s *Sim) StableDt() float64 {
-	if !s.volumesKnown {
-		s.measureVolumes() // stage 2 early: the wave speed needs rho_p0
-	}
+	s.Prepare() // the wave speed needs rho_p^0
 	signal := s.maxSpeed + s.maxWaveSpeed
 	if signal == 0 {
 		return s.MaxDt
@@ -172,4 +170,12 @@ func (s *Sim) Advance(t float64) (int, error) {
 		steps++
 	}
 	return steps, nil
+}
+
+// Prepare runs stage 2 (particle volumes and densities) ahead of the first step, so that
+// the initial state reports densities; the first step then skips it.
+func (s *Sim) Prepare() {
+	if !s.volumesKnown {
+		s.measureVolumes()
+	}
 }

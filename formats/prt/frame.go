@@ -1,0 +1,190 @@
+package prt
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"snowtools/formats/half"
+)
+
+// A Frame is a whole PRT file in memory: the header and the particle
+// records back to back (Header.Count * Header.ParticleSize() bytes).
+type Frame struct {
+	Header Header
+	Data   []byte
+}
+
+// ReadAll reads a whole PRT file from r. The particle buffer grows as data
+// is decompressed, so a header that declares more particles than the file
+// holds fails with a *FormatError without first allocating for them.
+func ReadAll(r io.Reader) (*Frame, error) {
+	rd, err := NewReader(r)
+	if err != nil {
+		return nil, err
+	}
+	buf := make([]byte, 0, min(rd.total, 64<<10))
+	for {
+		if len(buf) == cap(buf) && int64(len(buf)) < rd.total {
+			// Grow geometrically, but never past the declared size.
+			grow := min(int64(cap(buf)), rd.total-int64(len(buf)))
+			buf = slices.Grow(buf, int(grow))
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &Frame{Header: rd.h, Data: buf}, nil
+}
+
+// Len returns the number of particles.
+func (f *Frame) Len() int {
+	size := f.Header.ParticleSize()
+	if size == 0 {
+		return 0
+	}
+	return len(f.Data) / size
+}
+
+// Particle returns the record of particle i.
+func (f *Frame) Particle(i int) []byte {
+	size := f.Header.ParticleSize()
+	return f.Data[i*size : (i+1)*size : (i+1)*size]
+}
+
+func (f *Frame) channel(name string) (Channel, error) {
+	c, ok := f.Header.Channel(name)
+	if !ok {
+		return c, errors.New("prt: no channel " + strconv.Quote(name))
+	}
+	return c, nil
+}
+
+// column looks up channel name, checks its type with ok, and returns it
+// with a slice for all its values.
+func column[T any](f *Frame, name string, ok func(DataType) bool, want string) (Channel, []T, error) {
+	c, err := f.channel(name)
+	if err != nil {
+		return c, nil, err
+	}
+	if !ok(c.Type) {
+		return c, nil, fmt.Errorf("prt: channel %s is %s, not %s", c.Name, c.Type, want)
+	}
+	if f.Len() > 0 && c.End() > f.Header.ParticleSize() {
+		return c, nil, fmt.Errorf("prt: channel %s lies outside the particle record", c)
+	}
+	return c, make([]T, f.Len()*c.Arity), nil
+}
+
+// Float32s returns channel name of all particles as one slice of
+// Len()*arity values (particle i's values are v[i*arity:(i+1)*arity]),
+// converted from float16, float32 or float64.
+func (f *Frame) Float32s(name string) (v []float32, arity int, err error) {
+	c, v, err := column[float32](f, name, DataType.IsFloat, "a floating-point type")
+	if err != nil {
+		return nil, 0, err
+	}
+	size, a, le := f.Header.ParticleSize(), c.Arity, binary.LittleEndian
+	for i := range f.Len() {
+		b := f.Data[i*size+c.Offset : i*size+c.End()]
+		out := v[i*a : (i+1)*a]
+		switch c.Type {
+		case Float16:
+			for k := range out {
+				out[k] = half.ToFloat32(le.Uint16(b[2*k:]))
+			}
+		case Float32:
+			for k := range out {
+				out[k] = math.Float32frombits(le.Uint32(b[4*k:]))
+			}
+		default:
+			for k := range out {
+				out[k] = float32(math.Float64frombits(le.Uint64(b[8*k:])))
+			}
+		}
+	}
+	return v, a, nil
+}
+
+// Float64s is like Float32s but converts to float64.
+func (f *Frame) Float64s(name string) (v []float64, arity int, err error) {
+	c, v, err := column[float64](f, name, DataType.IsFloat, "a floating-point type")
+	if err != nil {
+		return nil, 0, err
+	}
+	size, a, ts := f.Header.ParticleSize(), c.Arity, c.Type.Size()
+	for i := range f.Len() {
+		b := f.Data[i*size+c.Offset : i*size+c.End()]
+		out := v[i*a : (i+1)*a]
+		for k := range out {
+			out[k] = decodeFloat64(c.Type, b[k*ts:])
+		}
+	}
+	return v, a, nil
+}
+
+// Int64s returns channel name of all particles as one slice of Len()*arity
+// values, converted from any integer type. A uint64 value above
+// math.MaxInt64 is an error.
+func (f *Frame) Int64s(name string) (v []int64, arity int, err error) {
+	c, v, err := column[int64](f, name, DataType.IsInt, "an integer type")
+	if err != nil {
+		return nil, 0, err
+	}
+	size, a, ts := f.Header.ParticleSize(), c.Arity, c.Type.Size()
+	for i := range f.Len() {
+		b := f.Data[i*size+c.Offset : i*size+c.End()]
+		out := v[i*a : (i+1)*a]
+		for k := range out {
+			x, ok := decodeInt64(c.Type, b[k*ts:])
+			if !ok {
+				return nil, 0, fmt.Errorf("prt: particle %d: channel %s: value %d does not fit in an int64",
+					i, c.Name, binary.LittleEndian.Uint64(b[k*ts:]))
+			}
+			out[k] = x
+		}
+	}
+	return v, a, nil
+}
+
+// WriteTo writes the frame as a PRT file to w. The header's Count is taken
+// from the data.
+func (f *Frame) WriteTo(w io.Writer) (int64, error) {
+	h := f.Header
+	size := h.ParticleSize()
+	if size == 0 || len(f.Data)%size != 0 {
+		return 0, errors.New("prt: frame data of " + strconv.Itoa(len(f.Data)) +
+			" bytes is not a whole number of " + strconv.Itoa(size) + "-byte particles")
+	}
+	h.Count = int64(len(f.Data) / size)
+	cw := &countWriter{w: w}
+	pw, err := NewWriter(cw, h)
+	if err != nil {
+		return cw.n, err
+	}
+	if _, err := pw.Write(f.Data); err != nil {
+		return cw.n, err
+	}
+	err = pw.Close()
+	return cw.n, err
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
