@@ -74,26 +74,32 @@ type kernel struct {
 
 // kernelCache stores a kernel between the transfer to the grid and the transfer back
 // (section 4.1 uses w_ip^n in stages 1, 2, 3, 7 and 8), so that weights are computed once
-// per particle per step. Only three weights and slopes per axis are kept, in float32: the
-// fourth follows exactly from the partition of unity (sum of weights 1, of slopes 0), which
-// also makes the expanded kernel sum to 1 to float64 round-off. 72 bytes per particle.
+// per particle per step. It keeps three weights and slopes per axis in float32 and
+// derives the second node's from the partition of unity (weights sum to 1, slopes to 0),
+// which makes the expanded kernel sum to 1 to float64 round-off. The second node is the
+// one to derive because its weight is never below 1/6: deriving a tail weight, which can
+// be almost zero, would give it a large relative error or even a negative value.
+// 72 bytes per particle.
 type kernelCache [18]float32
+
+// cached lists the nodes of an axis whose weight and slope the cache stores.
+var cached = [3]int{0, 2, 3}
 
 func (c *kernelCache) store(k *kernel) {
 	for axis := 0; axis < 3; axis++ {
-		for a := 0; a < 3; a++ {
-			c[6*axis+a] = float32(k.W[axis][a])
-			c[6*axis+3+a] = float32(k.D[axis][a])
+		for j, a := range cached {
+			c[6*axis+j] = float32(k.W[axis][a])
+			c[6*axis+3+j] = float32(k.D[axis][a])
 		}
 	}
 }
 
 func (c *kernelCache) load(k *kernel) {
 	for axis := 0; axis < 3; axis++ {
-		w0, w1, w2 := float64(c[6*axis]), float64(c[6*axis+1]), float64(c[6*axis+2])
-		d0, d1, d2 := float64(c[6*axis+3]), float64(c[6*axis+4]), float64(c[6*axis+5])
-		k.W[axis] = [4]float64{w0, w1, w2, 1 - w0 - w1 - w2}
-		k.D[axis] = [4]float64{d0, d1, d2, -d0 - d1 - d2}
+		w0, w2, w3 := float64(c[6*axis]), float64(c[6*axis+1]), float64(c[6*axis+2])
+		d0, d2, d3 := float64(c[6*axis+3]), float64(c[6*axis+4]), float64(c[6*axis+5])
+		k.W[axis] = [4]float64{w0, 1 - w0 - w2 - w3, w2, w3}
+		k.D[axis] = [4]float64{d0, -d0 - d2 - d3, d2, d3}
 	}
 }
 

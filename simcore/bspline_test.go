@@ -1,0 +1,81 @@
+package simcore
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// The kernel's closed form agrees with N(x) and N'(x) of section 4, its weights sum to
+// one and its slopes to zero (so that a uniform velocity has zero gradient).
+func TestStencilPartitionOfUnity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 10000; n++ {
+		X := (rng.Float64() - 0.5) * 1000
+		base, w, dw := stencil1D(X)
+		sw, sd := 0.0, 0.0
+		for a := 0; a < 4; a++ {
+			d := X - float64(base+a)
+			if got, want := w[a], BSpline(d); math.Abs(got-want) > 1e-12 {
+				t.Fatalf("X=%g node %d: weight %g, N(%g) = %g", X, base+a, got, d, want)
+			}
+			if got, want := dw[a], BSplineSlope(d); math.Abs(got-want) > 1e-12 {
+				t.Fatalf("X=%g node %d: slope %g, N'(%g) = %g", X, base+a, got, d, want)
+			}
+			sw += w[a]
+			sd += dw[a]
+		}
+		if math.Abs(sw-1) > 1e-14 || math.Abs(sd) > 1e-14 {
+			t.Fatalf("X=%g: weights sum to %g, slopes to %g", X, sw, sd)
+		}
+	}
+}
+
+func TestBSplineSlopeIsDerivative(t *testing.T) {
+	for x := -2.5; x <= 2.5; x += 0.01 {
+		const e = 1e-6
+		fd := (BSpline(x+e) - BSpline(x-e)) / (2 * e)
+		if math.Abs(fd-BSplineSlope(x)) > 1e-6 {
+			t.Fatalf("N'(%g) = %g, finite difference %g", x, BSplineSlope(x), fd)
+		}
+	}
+	if math.Abs(BSpline(0)-2.0/3) > 1e-15 || math.Abs(BSpline(1)-1.0/6) > 1e-15 || BSpline(2) != 0 {
+		t.Fatalf("N(0), N(1), N(2) = %g, %g, %g; want 2/3, 1/6, 0", BSpline(0), BSpline(1), BSpline(2))
+	}
+}
+
+// The cached kernel keeps the partition of unity in 3D to float64 round-off, and its
+// gradients sum to zero.
+func TestKernelCacheKeepsPartitionOfUnity(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := 0; n < 1000; n++ {
+		x := Vec3{rng.Float64() * 10, rng.Float64() * 10, rng.Float64() * 10}
+		_, k := newKernel(x, 1/0.013)
+		var c kernelCache
+		c.store(&k)
+		var q kernel
+		c.load(&q)
+		sum := 0.0
+		var grad Vec3
+		for a := 0; a < 4; a++ {
+			for b := 0; b < 4; b++ {
+				for cc := 0; cc < 4; cc++ {
+					sum += q.W[0][a] * q.W[1][b] * q.W[2][cc]
+					grad[0] += q.D[0][a] * q.W[1][b] * q.W[2][cc]
+					grad[1] += q.W[0][a] * q.D[1][b] * q.W[2][cc]
+					grad[2] += q.W[0][a] * q.W[1][b] * q.D[2][cc]
+				}
+			}
+		}
+		if math.Abs(sum-1) > 1e-14 || grad.Norm() > 1e-14 {
+			t.Fatalf("x=%v: weights sum to 1%+g, gradients to %v", x, sum-1, grad)
+		}
+		for axis := 0; axis < 3; axis++ {
+			for a := 0; a < 4; a++ {
+				if math.Abs(q.W[axis][a]-k.W[axis][a]) > 1e-7 || math.Abs(q.D[axis][a]-k.D[axis][a]) > 1e-7 {
+					t.Fatalf("cached kernel differs from the exact one: %v vs %v", q, k)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package simcore
+
+import (
+	"math"
+	"testing"
+
+	"snowtools/levelset"
+)
+
+func near(a, b Vec3, tol float64) bool { return a.Sub(b).Norm() <= tol }
+
+// The response of section 8, case by case, in the frame of a moving collider.
+func TestContactRules(t *testing.T) {
+	n := Vec3{0, 1, 0}
+	vco := Vec3{1, 0, 0} // the collider slides along x
+	rough := Surface{Mode: Separate, Friction: 0.5}
+	cases := []struct {
+		name string
+		v    Vec3
+		s    Surface
+		want Vec3
+	}{
+		// Separating: v_n >= 0 relative to the collider, no change.
+		{"separating", Vec3{3, 2, 0}, rough, Vec3{3, 2, 0}},
+		{"resting", Vec3{3, 0, 0}, rough, Vec3{3, 0, 0}},
+		// Sticking: |v_t| = 1 <= -mu v_n = 0.5*4 = 2, so v_rel' = 0.
+		{"sticking", Vec3{2, -4, 0}, rough, vco},
+		// Dynamic friction: v_t = (4,0,0), v_n = -2: v_rel' = v_t + mu v_n v_t/|v_t| = (3,0,0).
+		{"dynamic friction", Vec3{5, -2, 0}, rough, Vec3{4, 0, 0}},
+		// Slip: only the normal part goes.
+		{"slip", Vec3{5, -2, 1}, Surface{Mode: Slip, Friction: 0.5}, Vec3{5, 0, 1}},
+		// Sticky: v_rel' = 0 even when separating.
+		{"sticky separating", Vec3{3, 2, 0}, Surface{Mode: Sticky}, vco},
+		{"sticky approaching", Vec3{0, -1, 7}, Surface{Mode: Sticky}, vco},
+	}
+	for _, c := range cases {
+		if got := contact(c.v, n, vco, c.s); !near(got, c.want, 1e-12) {
+			t.Errorf("%s: v = %v -> %v, want %v", c.name, c.v, got, c.want)
+		}
+	}
+}
+
+// Friction never reverses the tangential motion and never adds energy, for any normal.
+func TestContactDissipates(t *testing.T) {
+	normals := []Vec3{{0, 1, 0}, Vec3{1, 2, 3}.Unit(), Vec3{-0.5, 0.1, 0.7}.Unit()}
+	for _, n := range normals {
+		for mu := 0.0; mu <= 2; mu += 0.25 {
+			for _, v := range []Vec3{{1, -1, 0}, {-3, -0.2, 2}, {0.1, -5, 0.3}} {
+				out := contact(v, n, Vec3{}, Surface{Mode: Separate, Friction: mu})
+				if out.Dot(n) < -1e-12 {
+					t.Errorf("n=%v mu=%g v=%v: still approaching: %v", n, mu, v, out)
+				}
+				if out.Norm() > v.Norm()+1e-12 {
+					t.Errorf("n=%v mu=%g v=%v: gained speed: %v", n, mu, v, out)
+				}
+				vt := v.Sub(n.Scale(v.Dot(n)))
+				if out.Dot(vt) < -1e-12 {
+					t.Errorf("n=%v mu=%g v=%v: friction reversed the slide: %v", n, mu, v, out)
+				}
+			}
+		}
+	}
+}
+
+// A moving collider is its shape translated by velocity times time; only colliders that
+// contain the point change the velocity.
+func TestMovingShapeAndCollide(t *testing.T) {
+	plate := &MovingShape{
+		Shape:    levelset.HalfSpace{Point: Vec3{0, 1, 0}, Normal: Vec3{0, -1, 0}}, // solid above y = 1
+		Velocity: Vec3{0, -2, 0},
+		Contact:  Surface{Mode: Slip},
+	}
+	phi, n, v := plate.Sample(Vec3{0, 0.5, 0}, 0.2) // the face is at y = 0.6 at t = 0.2
+	if math.Abs(phi-0.1) > 1e-12 || n != (Vec3{0, -1, 0}) || v != (Vec3{0, -2, 0}) {
+		t.Fatalf("Sample = %g, %v, %v", phi, n, v)
+	}
+	cols := []Collider{plate}
+	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0.2); got != (Vec3{0, 1, 0}) {
+		t.Errorf("outside the plate the velocity changed: %v", got)
+	}
+	// Inside at t = 0.3 (face at y = 0.4): approaching relative velocity 3 becomes the plate's.
+	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0.3); !near(got, Vec3{0, -2, 0}, 1e-12) {
+		t.Errorf("inside the plate: %v, want the plate's velocity", got)
+	}
+}
+
+// The analytic shapes' distances and normals, and the domain walls.
+func TestShapesAndWalls(t *testing.T) {
+	box := levelset.Box{Min: Vec3{0, 0, 0}, Max: Vec3{2, 1, 1}}
+	for _, c := range []struct {
+		p    Vec3
+		phi  float64
+		norm Vec3
+	}{
+		{Vec3{1, 0.5, 0.5}, -0.5, Vec3{0, 1, 0}},
+		{Vec3{1.9, 0.5, 0.5}, -0.1, Vec3{1, 0, 0}},
+		{Vec3{3, 0.5, 0.5}, 1, Vec3{1, 0, 0}},
+		{Vec3{3, 2, 0.5}, math.Sqrt2, Vec3{1, 1, 0}.Unit()},
+	} {
+		phi, n := box.Distance(c.p)
+		if math.Abs(phi-c.phi) > 1e-12 || !near(n, c.norm, 1e-12) {
+			t.Errorf("box at %v: %g %v, want %g %v", c.p, phi, n, c.phi, c.norm)
+		}
+	}
+	sphere := levelset.Sphere{Center: Vec3{1, 1, 1}, Radius: 0.5}
+	if phi, n := sphere.Distance(Vec3{1, 3, 1}); phi != 1.5 || n != (Vec3{0, 1, 0}) {
+		t.Errorf("sphere: %g %v", phi, n)
+	}
+	walls := domainWalls(levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 2, 3}}, Surface{})
+	inside := Vec3{0.25, 0.5, 2.5}
+	want := []float64{0.25, 0.75, 0.5, 1.5, 2.5, 0.5}
+	for i, w := range walls {
+		if phi, _, _ := w.Sample(inside, 0); math.Abs(phi-want[i]) > 1e-12 {
+			t.Errorf("wall %d: phi = %g, want %g", i, phi, want[i])
+		}
+	}
+}

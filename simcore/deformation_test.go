@@ -1,0 +1,87 @@
+package simcore
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// energy is equation (1): Psi = mu ||F - R||_F^2 + lambda/2 (J - 1)^2 with R from the
+// polar decomposition of F.
+func energy(f Mat3, mu, lambda float64) float64 {
+	r, _ := Polar3(f)
+	j := f.Det()
+	return mu*f.Sub(r).FrobeniusNorm()*f.Sub(r).FrobeniusNorm() + lambda/2*(j-1)*(j-1)
+}
+
+// The stress that the forces use, V^0 dPsi/dF F^T, is the derivative of equation (1)
+// with the hardened Lamé parameters of equation (2): compare with finite differences.
+func TestKirchhoffStressIsEnergyDerivative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pm := DefaultMaterial.PerParticle()
+	for n := 0; n < 200; n++ {
+		var f Mat3
+		for i := range f {
+			f[i] = Identity3[i] + 0.2*(rng.Float64()-0.5)
+		}
+		jp := 0.8 + 0.4*rng.Float64()
+		vol0 := 1e-6 * (1 + rng.Float64())
+		u, sig, _ := SVD3(f)
+		st := kirchhoffStress(u, sig, sig[0]*sig[1]*sig[2], vol0, &pm, jp)
+		tau := Mat3{
+			float64(st[0]), float64(st[3]), float64(st[4]),
+			float64(st[3]), float64(st[1]), float64(st[5]),
+			float64(st[4]), float64(st[5]), float64(st[2]),
+		}
+		// P = tau F^-T / V0, to compare with dPsi/dF.
+		mu, lambda := pm.hardened(jp)
+		wantMu := float64(pm.Mu0) * math.Exp(float64(pm.Xi)*(1-jp))
+		if math.Abs(mu-wantMu) > 1e-9*wantMu {
+			t.Fatalf("hardened mu = %g, want mu0 exp(xi (1 - J_P)) = %g", mu, wantMu)
+		}
+		const e = 1e-6
+		var dPsi Mat3
+		for k := range f {
+			fp, fm := f, f
+			fp[k] += e
+			fm[k] -= e
+			dPsi[k] = (energy(fp, mu, lambda) - energy(fm, mu, lambda)) / (2 * e)
+		}
+		want := dPsi.Mul(f.T()).Scale(vol0)
+		if err := tau.Sub(want).FrobeniusNorm(); err > 1e-5*want.FrobeniusNorm()+1e-9 {
+			t.Fatalf("F=%v J_P=%g: stress %v, finite differences %v", f, jp, tau, want)
+		}
+	}
+}
+
+// Stage 7 clamps the singular values of F_E into [1 - theta_c, 1 + theta_s], keeps
+// det F = J_E J_P, and leaves F_E alone inside the elastic range.
+func TestPlasticityClamp(t *testing.T) {
+	p := &Particles{}
+	p.Add(Vec3{}, Vec3{}, 1, DefaultMaterial.PerParticle())
+	p.Vol0[0] = 1
+	s := &Sim{P: p}
+	// A velocity gradient that stretches x by 5% and compresses y by 5% in dt = 1.
+	gradV := Diag(Vec3{0.05, -0.05, 0.001})
+	jE := s.updateDeformation(0, 1, gradV)
+	fe := p.FE[0].Mat3()
+	_, sig, _ := SVD3(fe)
+	if math.Abs(sig[0]-(1+7.5e-3)) > 1e-6 || math.Abs(sig[2]-(1-2.5e-2)) > 1e-6 || math.Abs(sig[1]-1.001) > 1e-6 {
+		t.Fatalf("clamped singular values %v, want [1.0075 1.001 0.975]", sig)
+	}
+	detF := 1.05 * 0.95 * 1.001
+	if got := jE * float64(p.JP[0]); math.Abs(got-detF) > 1e-6 {
+		t.Fatalf("J_E J_P = %g, want det F = %g", got, detF)
+	}
+	// Inside the elastic range nothing goes to plasticity.
+	q := &Particles{}
+	q.Add(Vec3{}, Vec3{}, 1, DefaultMaterial.PerParticle())
+	q.Vol0[0] = 1
+	(&Sim{P: q}).updateDeformation(0, 1, Diag(Vec3{0.005, -0.01, 0}))
+	if q.JP[0] != 1 {
+		t.Fatalf("elastic deformation changed J_P to %g", q.JP[0])
+	}
+	if got := q.FE[0].Mat3(); math.Abs(got[0]-1.005) > 1e-7 || math.Abs(got[4]-0.99) > 1e-7 {
+		t.Fatalf("F_E = %v, want diag(1.005, 0.99, 1)", got)
+	}
+}
