@@ -2,6 +2,7 @@ package simcore
 
 import (
 	"math"
+	"slices"
 	"math/rand/v2"
 	"testing"
 
@@ -143,5 +144,173 @@ func TestRestingBlockStaysPut(t *testing.T) {
 	t.Logf("%d particles, %d steps: largest displacement %.3g h", p.Len(), s.Steps, worst/cfg.H)
 	if worst > 0.1*cfg.H {
 		t.Errorf("a particle moved %.3g m = %.3g h in 1 s; want < 0.1 h", worst, worst/cfg.H)
+	}
+}
+
+// meanVelocity returns the mass-weighted mean velocity.
+func meanVelocity(p *Particles) Vec3 { return p.Momentum().Scale(1 / p.TotalMass()) }
+
+// A block on a 30 degree slope slides with acceleration g (sin 30 - mu cos 30) for
+// mu = 0.2 and sticks for mu = 1 (> tan 30). The slope is the floor with gravity tilted
+// by 30 degrees, which keeps the block aligned with the grid.
+func TestSlope(t *testing.T) {
+	if testing.Short() {
+		t.Skip("half a second of simulation; skipped with -short")
+	}
+	const g, angle = 9.81, math.Pi / 6
+	for _, mu := range []float64{0.2, 1} {
+		cfg := DefaultConfig()
+		cfg.H = 0.04
+		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.5, 0.6}}
+		cfg.Gravity = Vec3{g * math.Sin(angle), -g * math.Cos(angle), 0}
+		cfg.Walls = Surface{Mode: Separate, Friction: mu}
+		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.2, 0, 0.18}, Max: Vec3{0.44, 0.12, 0.42}}, DefaultMaterial, Vec3{})
+		// Let the block settle onto the slope, then measure the mean velocity along it.
+		var times, speeds []float64
+		for _, at := range []float64{0.1, 0.2, 0.3, 0.4} {
+			if _, err := s.Advance(at); err != nil {
+				t.Fatal(err)
+			}
+			times = append(times, at)
+			speeds = append(speeds, meanVelocity(s.P)[0])
+		}
+		// Least-squares slope of speed against time.
+		var mt, mv float64
+		for i := range times {
+			mt += times[i] / 4
+			mv += speeds[i] / 4
+		}
+		var num, den float64
+		for i := range times {
+			num += (times[i] - mt) * (speeds[i] - mv)
+			den += (times[i] - mt) * (times[i] - mt)
+		}
+		accel := num / den
+		want := g * (math.Sin(angle) - mu*math.Cos(angle))
+		t.Logf("mu = %g: speeds %.3f m/s at %v s: acceleration %.3f m/s^2 (Coulomb: %.3f)", mu, speeds, times, accel, want)
+		if want > 0 {
+			if math.Abs(accel-want) > 0.1*want {
+				t.Errorf("mu = %g: acceleration %.3f m/s^2, want %.3f within 10%%", mu, accel, want)
+			}
+		} else if math.Abs(speeds[len(speeds)-1]) > 0.01 || math.Abs(accel) > 0.05 {
+			t.Errorf("mu = %g: the block slides (%.3f m/s, %.3f m/s^2); it should stick", mu, speeds[len(speeds)-1], accel)
+		}
+	}
+}
+
+// Snow beside a vertical sticky wall hangs on it; beside a slip wall it falls.
+func TestStickyWallHoldsSnow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a quarter second of simulation; skipped with -short")
+	}
+	drop := map[ContactMode]float64{}
+	for _, mode := range []ContactMode{Sticky, Slip} {
+		cfg := DefaultConfig()
+		cfg.H = 0.04
+		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
+		cfg.Colliders = []Collider{&MovingShape{
+			Shape:   levelset.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.2, 2, 2}},
+			Contact: Surface{Mode: mode},
+		}}
+		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.2, 0.44, 0.18}, Max: Vec3{0.32, 0.6, 0.42}}, DefaultMaterial, Vec3{})
+		y0 := centroid(s.P)[1]
+		if _, err := s.Advance(0.25); err != nil {
+			t.Fatal(err)
+		}
+		drop[mode] = y0 - centroid(s.P)[1]
+	}
+	t.Logf("centroid drop in 0.25 s: sticky %.4f m, slip %.4f m (free fall %.4f m)", drop[Sticky], drop[Slip], 9.81*0.25*0.25/2)
+	if drop[Slip] < 0.25 {
+		t.Errorf("beside a slip wall the snow fell only %.3f m", drop[Slip])
+	}
+	if drop[Sticky] > 0.1*drop[Slip] {
+		t.Errorf("the sticky wall let the snow drop %.3f m (slip: %.3f m)", drop[Sticky], drop[Slip])
+	}
+}
+
+// plate is a horizontal plate, solid above its face, that moves down at speed until
+// tPress and then up at twice that speed: a collider given by a custom type.
+type plate struct {
+	y0, speed, tPress float64
+}
+
+func (p plate) face(t float64) (y, v float64) {
+	if t <= p.tPress {
+		return p.y0 - p.speed*t, -p.speed
+	}
+	return p.y0 - p.speed*p.tPress + 2*p.speed*(t-p.tPress), 2 * p.speed
+}
+
+func (p plate) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+	y, v := p.face(t)
+	return y - x[1], Vec3{0, -1, 0}, Vec3{0, v, 0}
+}
+
+func (p plate) Surface() Surface { return Surface{Mode: Separate, Friction: 0.3} }
+
+// pressBlock presses a block of snow with a plate by a quarter of its height, releases
+// it, and returns the particles and the block's height (95th percentile of y) before and
+// after.
+func pressBlock(t *testing.T, m Material) (p *Particles, before, after float64) {
+	cfg := DefaultConfig()
+	cfg.H = 0.04
+	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.6, 0.8}}
+	const height = 0.16
+	cfg.Colliders = []Collider{plate{y0: height, speed: 0.5, tPress: 0.08}} // 4 cm down
+	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.28, 0, 0.28}, Max: Vec3{0.52, height, 0.52}}, m, Vec3{})
+	top := func() float64 {
+		ys := make([]float64, s.P.Len())
+		for i, x := range s.P.X {
+			ys[i] = x[1]
+		}
+		return percentile(ys, 0.95)
+	}
+	before = top()
+	if _, err := s.Advance(0.4); err != nil { // pressed until 0.08 s, plate gone by 0.16 s
+		t.Fatal(err)
+	}
+	return s.P, before, top()
+}
+
+func percentile(v []float64, q float64) float64 {
+	s := append([]float64(nil), v...)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1))]
+}
+
+// Pressing snow packs it: J_P drops below 1 (and mu = mu0 exp(xi (1 - J_P)) hardens, see
+// TestKirchhoffStressIsEnergyDerivative), and the block stays flattened after release.
+// With very large critical thresholds the same press is elastic: J_P stays 1 and the
+// block springs back.
+func TestPressingHardensSnow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulation of a press; skipped with -short")
+	}
+	p, before, after := pressBlock(t, DefaultMaterial)
+	jp := make([]float64, p.Len())
+	for i := range jp {
+		jp[i] = float64(p.JP[i])
+	}
+	median := percentile(jp, 0.5)
+	t.Logf("snow: height %.3f -> %.3f m, median J_P %.3f, 5%% J_P %.3f", before, after, median, percentile(jp, 0.05))
+	if median > 0.95 {
+		t.Errorf("median J_P = %.3f after pressing by 25%%; want packed snow (< 0.95)", median)
+	}
+	// The elastic range is 2.5% of compression; a dent of over 5% of the height is plastic.
+	if after > 0.95*before {
+		t.Errorf("the snow sprang back from %.3f to %.3f m; pressing by 4 cm should leave a dent", before, after)
+	}
+
+	elastic := DefaultMaterial
+	elastic.CriticalCompression, elastic.CriticalStretch = 0.9, 10
+	p, before, after = pressBlock(t, elastic)
+	for i, j := range p.JP {
+		if j != 1 {
+			t.Fatalf("pure elasticity: particle %d has J_P = %g", i, j)
+		}
+	}
+	t.Logf("elastic: height %.3f -> %.3f m", before, after)
+	if after < before-0.01 {
+		t.Errorf("elastic snow stayed pressed: %.3f -> %.3f m", before, after)
 	}
 }
