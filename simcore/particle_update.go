@@ -62,48 +62,18 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		s.cache[k].load(&ker)
 		ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
 
-		// Interpolate: v_PIC = sum_i v_i^{n+1} w_ip, the FLIP change
-		// sum_i (v_i^{n+1} - v_i^n) w_ip, and grad v_p = sum_i v_i^{n+1} (grad w_ip)^T.
-		var vPIC, dv Vec3
-		var gv Mat3
-		for a := 0; a < 4; a++ {
-			wa, da := ker.W[0][a], ker.D[0][a]
-			for b := 0; b < 4; b++ {
-				wab := wa * ker.W[1][b]
-				dab := da * ker.W[1][b]
-				adb := wa * ker.D[1][b]
-				row := windowIndex(ox+a, oy+b, oz)
-				for c := 0; c < 4; c++ {
-					wc := ker.W[2][c]
-					w := wab * wc
-					gx, gy, gz := dab*wc, adb*wc, wab*ker.D[2][c]
-					n := &nodes[row+c]
-					vx, vy, vz := n.mv[0], n.mv[1], n.mv[2]
-					vPIC[0] += w * vx
-					vPIC[1] += w * vy
-					vPIC[2] += w * vz
-					dv[0] += w * n.f[0]
-					dv[1] += w * n.f[1]
-					dv[2] += w * n.f[2]
-					gv[0] += vx * gx
-					gv[1] += vx * gy
-					gv[2] += vx * gz
-					gv[3] += vy * gx
-					gv[4] += vy * gy
-					gv[5] += vy * gz
-					gv[6] += vz * gx
-					gv[7] += vz * gy
-					gv[8] += vz * gz
-				}
-			}
-		}
-		gv = gv.Scale(invH)
+		vPIC, dv, hGrad := interpolate(nodes, &ker, ox, oy, oz)
+		gv := hGrad.Scale(invH)
 
 		jE := s.updateDeformation(i, dt, gv) // 7
 
 		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha)) // 8
-		v = collide(s.colliders, x.Add(v.Scale(dt)), v, t1)         // 9
-		x = s.keepInDomain(x.Add(v.Scale(dt)))                      // 10
+		cols := near
+		if dt*dt*v.Dot(v) > h*h {
+			cols = s.colliders // too fast for the block's reach
+		}
+		v = collide(cols, x.Add(v.Scale(dt)), v, t1) // 9
+		x = s.keepInDomain(x.Add(v.Scale(dt)))       // 10
 		p.V[i], p.X[i] = v, x
 
 		speed := v.Norm()

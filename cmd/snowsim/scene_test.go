@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"snowtools/simcore"
+)
+
+// Every shipped scene and the built-in demo parse.
+func TestExamplesParse(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.toml")
+	if len(files) == 0 {
+		t.Fatal("no examples/*.toml")
+	}
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := parseScene(name, f, 1); err != nil {
+			t.Errorf("%v", err)
+		}
+		f.Close()
+	}
+	sc, err := parseScene("demo", bytes.NewReader(demoScene), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Sources) != 3 || len(sc.Config.Colliders) != 1 {
+		t.Errorf("demo: %d snow volumes and %d colliders", len(sc.Sources), len(sc.Config.Colliders))
+	}
+}
+
+// every_option.toml sets every key; check that each one arrives.
+func TestEveryOptionArrives(t *testing.T) {
+	f, err := os.Open("../../examples/every_option.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc, err := parseScene("every_option.toml", f, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sc.Config
+	if c.H != 0.025 || c.Walls.Mode != simcore.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
+		c.CFL != 0.5 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
+		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" {
+		t.Errorf("settings: %+v %+v", sc, c)
+	}
+	packing := sc.Materials["packing"]
+	if packing.CriticalCompression != 1.9e-2 || packing.YoungsModulus != 1.4e5 {
+		t.Errorf("materials.packing = %+v", packing)
+	}
+	powder := sc.Materials["powder"]
+	if powder.Density != 250 || powder.Hardening != 10 { // xi kept from Table 2
+		t.Errorf("materials.powder = %+v", powder)
+	}
+	ball := sc.Sources[1]
+	if ball.PerCell != 8 || ball.Seed != 7 || ball.Velocity[1] != -1 || ball.Spin[2] != 6 || ball.Material != powder {
+		t.Errorf("snow[2] = %+v", ball)
+	}
+	blade := c.Colliders[1].(*simcore.MovingShape)
+	if blade.Velocity[0] != 1 || blade.Contact.Friction != 0.5 || blade.Contact.Mode != simcore.Separate {
+		t.Errorf("collider[2] = %+v", blade)
+	}
+	if c.Colliders[0].Surface().Mode != simcore.Slip || c.Colliders[2].Surface().Mode != simcore.Sticky {
+		t.Error("collider modes")
+	}
+}
+
+// Bad scenes fail with an error that names the key.
+func TestSceneErrorsNameTheKey(t *testing.T) {
+	const base = `
+[domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+h = 0.05
+[[snow]]
+shape = "sphere"
+center = [0.5, 0.5, 0.5]
+radius = 0.2
+`
+	cases := []struct{ scene, want string }{
+		{base + "[time]\nfsp = 24\n", "unknown key time.fsp"},
+		{base + "[[collider]]\nshape = \"plane\"\npoint = [0,0,0]\nnormal = [0,1,0]\nfrction = 1\n", "unknown key collider.frction"},
+		{strings.Replace(base, "h = 0.05", "h = -1", 1), "domain.h"},
+		{strings.Replace(base, "h = 0.05", "h = 0", 1), "domain.h"},
+		{strings.Replace(base, "max = [1, 1, 1]", "max = [1, 0, 1]", 1), "domain.max"},
+		{base + "[materials.wet]\nnu = 0.5\n", "materials.wet: nu = 0.5"},
+		{base + "[materials.wet]\nE0 = -3\n", "materials.wet: E0"},
+		{base + "[materials.wet]\ntheta_c = 1.5\n", "materials.wet: theta_c"},
+		{strings.Replace(base, "radius = 0.2", "radius = 0.6", 1), "snow[1]: the sphere"},
+		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nmaterial = \"icy\"", 1), "snow[1].material"},
+		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nparticles_per_cell = 0", 1), "snow[1].particles_per_cell"},
+		{strings.Replace(base, "shape = \"sphere\"", "shape = \"cone\"", 1), "snow[1].shape"},
+		{strings.Replace(base, "radius = 0.2", "", 1), "snow[1].radius: required"},
+		{base + "[[collider]]\nshape = \"box\"\nmin = [0,0,0]\nmax = [1,1,1]\nmode = \"glue\"\n", "collider[1].mode"},
+		{base + "[[collider]]\nshape = \"box\"\nmin = [0,0,0]\nmax = [1,1,1]\nfriction = -1\n", "collider[1].friction"},
+		{base + "[[collider]]\nshape = \"plane\"\npoint = [0,0,0]\nnormal = [0,0,0]\n", "collider[1].normal"},
+		{base + "[time]\nfps = 0\n", "time.fps"},
+		{base + "[time]\nframes = 0\n", "time.frames"},
+		{base + "[time]\ncfl = 2\n", "cfl"},
+		{base + "[solver]\nflip_alpha = 1.5\n", "flip_alpha"},
+		{base + "[output]\npattern = \"snow.prt\"\n", "output.pattern"},
+		{base + "[output]\npattern = \"a/snow.####.prt\"\n", "output.pattern"},
+		{"[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n", "no [[snow]]"},
+		{"[domain\n", "s.toml: line 2: expected"},
+	}
+	for _, c := range cases {
+		_, err := parseScene("s.toml", strings.NewReader(c.scene), 1)
+		if err == nil {
+			t.Errorf("no error for %q", c.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "s.toml:") {
+			t.Errorf("error %q does not name %q and the file", err, c.want)
+		}
+	}
+}
+
+func TestFrameName(t *testing.T) {
+	if got := frameName("snow.####.prt", 7); got != "snow.0007.prt" {
+		t.Error(got)
+	}
+	if got := frameName("snow_%04d.prt", 12); got != "snow_0012.prt" {
+		t.Error(got)
+	}
+}
