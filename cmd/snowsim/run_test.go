@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"snowtools/formats/prt"
+	"snowtools/simcore"
+)
+
+func readFrame(t *testing.T, path string) *prt.Frame {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fr, err := prt.ReadAll(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return fr
+}
+
+// The demo at draft quality: mass is conserved, nothing is NaN, no particle is deeper
+// than h/2 inside a collider, and the frames are bit-identical between two runs and
+// between one and two threads.
+func TestDemoRun(t *testing.T) {
+	const frames = 8
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	threads := []string{"1", "2", "2"}
+	for i, dir := range dirs {
+		var stderr bytes.Buffer
+		args := []string{"-quality", "draft", "-frames", "8", "-threads", threads[i], "-o", dir}
+		if code := run(args, &bytes.Buffer{}, &stderr); code != 0 {
+			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
+		}
+		if i == 0 && !strings.Contains(stderr.String(), "particle-steps/s") {
+			t.Errorf("no summary line in %q", stderr.String())
+		}
+	}
+	sc, err := parseScene("demo", bytes.NewReader(demoScene), qualities["draft"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mass0 float64
+	for f := 0; f <= frames; f++ {
+		name := frameName(sc.Pattern, f)
+		data := make([][]byte, len(dirs))
+		for i, dir := range dirs {
+			if data[i], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(data[0], data[1]) {
+			t.Errorf("%s: 1 and 2 threads differ", name)
+		}
+		if !bytes.Equal(data[1], data[2]) {
+			t.Errorf("%s: two runs with 2 threads differ", name)
+		}
+		fr := readFrame(t, filepath.Join(dirs[0], name))
+		pos, _, err := fr.Float64s("Position")
+		if err != nil {
+			t.Fatal(err)
+		}
+		vel, _, _ := fr.Float64s("Velocity")
+		mass, _, _ := fr.Float64s("Mass")
+		total := 0.0
+		for _, m := range mass {
+			total += m
+		}
+		if f == 0 {
+			mass0 = total
+		} else if total != mass0 {
+			t.Errorf("%s: mass %g, frame 0 had %g", name, total, mass0)
+		}
+		for _, v := range append(pos, vel...) {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%s: non-finite value", name)
+			}
+		}
+		time := float64(f) / sc.FPS
+		deepest := 0.0
+		for i := 0; i < len(pos); i += 3 {
+			x := simcore.Vec3{pos[i], pos[i+1], pos[i+2]}
+			for _, c := range sc.Config.Colliders {
+				phi, _, _ := c.Sample(x, time)
+				deepest = math.Min(deepest, phi)
+			}
+		}
+		if deepest < -0.5*sc.Config.H {
+			t.Errorf("%s: a particle is %.3g h inside a collider", name, -deepest/sc.Config.H)
+		}
+	}
+}
+
+// A run whose state goes bad stops with a message naming the frame, the step and the
+// likely cause, and the frames already written stay valid.
+func TestUnstableRunStopsCleanly(t *testing.T) {
+	scene := strings.Replace(string(demoScene), "frames = 36", "frames = 36\nmin_dt = 1e-3", 1)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.toml")
+	if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code := run([]string{"-quality", "draft", "-o", dir, path}, &bytes.Buffer{}, &stderr)
+	msg := stderr.String()
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, msg)
+	}
+	for _, want := range []string{"frame 1", "step 0", "unstable", "min_dt", "frames 0-0 are written"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q does not say %q", msg, want)
+		}
+	}
+	fr := readFrame(t, filepath.Join(dir, "snow.0000.prt"))
+	if fr.Len() == 0 {
+		t.Error("frame 0 is empty")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "snow.0001.prt")); err == nil {
+		t.Error("frame 1 was written")
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+// Usage errors exit with 2; -h prints help with examples and exits with 0.
+func TestUsage(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run([]string{"-quality", "extreme"}, &bytes.Buffer{}, &stderr); code != 2 {
+		t.Errorf("bad -quality: exit %d", code)
+	}
+	if code := run([]string{"-nosuchflag"}, &bytes.Buffer{}, &stderr); code != 2 {
+		t.Errorf("unknown flag: exit %d", code)
+	}
+	stderr.Reset()
+	if code := run([]string{"-h"}, &bytes.Buffer{}, &stderr); code != 0 || !strings.Contains(stderr.String(), "Examples:") {
+		t.Errorf("-h: exit %d, %q", code, stderr.String())
+	}
+	var stdout bytes.Buffer
+	if code := run([]string{"-print-demo"}, &stdout, &stderr); code != 0 || !bytes.Equal(stdout.Bytes(), demoScene) {
+		t.Errorf("-print-demo: exit %d", code)
+	}
+	if code := run([]string{"/no/such/scene.toml"}, &bytes.Buffer{}, &stderr); code != 1 {
+		t.Errorf("missing scene: exit %d", code)
+	}
+}
+
+// A frame written by snowsim reads back through the PRT reader with the same values.
+func TestPRTRoundTrip(t *testing.T) {
+	p := &simcore.Particles{}
+	pm := simcore.DefaultMaterial.PerParticle()
+	for i := 0; i < 100; i++ {
+		p.Add(simcore.Vec3{float64(i) * 0.01, 0.5, -0.25}, simcore.Vec3{1, float64(-i), 0.5}, 1e-4*float64(i+1), pm)
+		p.Vol0[i] = 2.5e-7
+		p.JP[i] = 0.9
+	}
+	var buf bytes.Buffer
+	info := frameInfo{Frame: 3, Time: 0.125, FPS: 24, H: 0.02}
+	if err := writePRT(&buf, p, info); err != nil {
+		t.Fatal(err)
+	}
+	fr, err := prt.ReadAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, _, _ := fr.Float32s("Position")
+	ids, _, _ := fr.Int64s("ID")
+	dens, _, _ := fr.Float32s("Density")
+	phys, _, _ := fr.Float32s("PhysicalDensity")
+	jp, _, _ := fr.Float32s("PlasticJ")
+	for i := 0; i < 100; i++ {
+		if pos[3*i] != float32(p.X[i][0]) || ids[i] != int64(i) || jp[i] != 0.9 {
+			t.Fatalf("particle %d: %v %v %v", i, pos[3*i:3*i+3], ids[i], jp[i])
+		}
+		rho0 := float64(p.Mass[i]) / 2.5e-7
+		if math.Abs(float64(dens[i])-1/0.9) > 1e-6 || math.Abs(float64(phys[i])-rho0/0.9) > 1e-4*rho0 {
+			t.Fatalf("particle %d: density ratio %g, physical %g (rho0 %g, J_P 0.9)", i, dens[i], phys[i], rho0)
+		}
+	}
+	h, _ := fr.Header.Float64Meta("", "GridSpacing")
+	rate, _ := fr.Header.Int64Meta("", "FrameRate")
+	cs, _ := fr.Header.Int64Meta("", "CoordSys")
+	box, _ := fr.Header.Float64Meta("", "BoundBox")
+	if h[0] != 0.02 || rate[0] != 24 || rate[1] != 1 || cs[0] != 1 || float32(box[3]) != float32(0.99) {
+		t.Errorf("metadata: h %v rate %v coordsys %v box %v", h, rate, cs, box)
+	}
+}
