@@ -101,4 +101,5 @@ func (s *Sim) binParticles() {
 		color := (g.coord[0]&1)<<2 | (g.coord[1]&1)<<1 | g.coord[2]&1
 		b.colors[color] = append(b.colors[color], int32(k))
 	}
+	s.grid.allocate(s.threads)
 }

@@ -46,25 +46,31 @@ func (g *sparseGrid) reset() {
 	}
 	clear(g.index)
 	g.coords = g.coords[:0]
-	g.blocks = g.blocks[:0]
 }
 
-// block returns the index of the block at coordinate c, adding a zeroed one if needed.
+// block returns the index of the block at coordinate c, adding it if needed. Its
+// nodes exist once allocate has run.
 func (g *sparseGrid) block(c [3]int) int32 {
 	key := blockKey(c)
 	if b, ok := g.index[key]; ok {
 		return b
 	}
-	b := int32(len(g.blocks))
+	b := int32(len(g.coords))
 	g.index[key] = b
 	g.coords = append(g.coords, c)
-	if len(g.blocks) < cap(g.blocks) {
-		g.blocks = g.blocks[:b+1]
-		g.blocks[b] = nodeBlock{}
-	} else {
-		g.blocks = append(g.blocks, nodeBlock{})
-	}
 	return b
+}
+
+// allocate gives every added block zeroed nodes. The node storage is sized exactly
+// (not by append's growth) because the grid is a good part of the solver's memory.
+func (g *sparseGrid) allocate(workers int) {
+	n := len(g.coords)
+	if cap(g.blocks) < n {
+		g.blocks = make([]nodeBlock, n)
+		return
+	}
+	g.blocks = g.blocks[:n]
+	parallelFor(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
 }
 
 // blockOf returns the block containing node n.

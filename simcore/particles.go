@@ -90,6 +90,23 @@ func (p *Particles) Momentum() Vec3 {
 	return s
 }
 
+// trim drops the spare capacity that appending left in every field: particles are most
+// of the solver's memory.
+func (p *Particles) trim() {
+	p.ID, p.X, p.V = exactCopy(p.ID), exactCopy(p.X), exactCopy(p.V)
+	p.Mass, p.Vol0, p.FE = exactCopy(p.Mass), exactCopy(p.Vol0), exactCopy(p.FE)
+	p.JP, p.Mat, p.stress = exactCopy(p.JP), exactCopy(p.Mat), exactCopy(p.stress)
+}
+
+func exactCopy[T any](s []T) []T {
+	if len(s) == cap(s) {
+		return s
+	}
+	c := make([]T, len(s))
+	copy(c, s)
+	return c
+}
+
 // swap exchanges particles i and j in every field.
 func (p *Particles) swap(i, j int) {
 	p.ID[i], p.ID[j] = p.ID[j], p.ID[i]

@@ -116,6 +116,7 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 			return nil, fmt.Errorf("particle %d: velocity %v and mass %g must be finite and the mass > 0", i, p.V[i], p.Mass[i])
 		}
 	}
+	p.trim()
 	s := &Sim{Config: cfg, P: p, invH: 1 / cfg.H}
 	s.threads = cfg.Threads
 	if s.threads == 0 {

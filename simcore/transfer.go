@@ -155,61 +155,58 @@ func (s *Sim) gatherVolumes() {
 //
 // The kernel is a tensor product, w_ip = Wx[a] Wy[b] Wz[c] and h grad w_ip =
 // (Dx[a] Wy[b] Wz[c], Wx[a] Dy[b] Wz[c], Wx[a] Wy[b] Dz[c]), so the sums run one axis at a
-// time: along z with Wz and Dz, then along y, then along x. That is about two thirds
-// of the multiply-adds of summing node by node, and the sums live in registers.
+// time: along z with Wz and Dz, then along y, then along x, each pass with few enough
+// running sums to stay in registers. That is about two thirds of the multiply-adds of
+// summing node by node.
 func interpolate(nodes *[windowNodes]node, ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
-	var px, py, pz, qx, qy, qz float64                      // sum W v (PIC), sum W dv (FLIP)
-	var gxx, gxy, gxz, gyx, gyy, gyz, gzx, gzy, gzz float64 // h grad v, row = velocity component
-	for a := 0; a < 4; a++ {
-		// Sums over b and c: with Wy Wz (v and dv), Dy Wz and Wy Dz (v).
-		var wwx, wwy, wwz, dvx, dvy, dvz, dwx, dwy, dwz, wdx, wdy, wdz float64
-		for b := 0; b < 4; b++ {
-			row := windowIndex(ox+a, oy+b, oz)
-			// Sums over c: with Wz (v and dv) and Dz (v).
-			var swx, swy, swz, sdx, sdy, sdz, sfx, sfy, sfz float64
-			for c := 0; c < 4; c++ {
-				n := &nodes[row+c]
-				wz, dz := ker.W[2][c], ker.D[2][c]
-				swx += wz * n.mv[0]
-				swy += wz * n.mv[1]
-				swz += wz * n.mv[2]
-				sdx += dz * n.mv[0]
-				sdy += dz * n.mv[1]
-				sdz += dz * n.mv[2]
-				sfx += wz * n.f[0]
-				sfy += wz * n.f[1]
-				sfz += wz * n.f[2]
-			}
-			wy, dy := ker.W[1][b], ker.D[1][b]
-			wwx += wy * swx
-			wwy += wy * swy
-			wwz += wy * swz
-			dvx += wy * sfx
-			dvy += wy * sfy
-			dvz += wy * sfz
-			dwx += dy * swx
-			dwy += dy * swy
-			dwz += dy * swz
-			wdx += wy * sdx
-			wdy += wy * sdy
-			wdz += wy * sdz
+	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v.
+	var alongZ [16][9]float64
+	wz, dz := &ker.W[2], &ker.D[2]
+	for ab := 0; ab < 16; ab++ {
+		row := nodes[windowIndex(ox+ab>>2, oy+ab&3, oz):]
+		var wvx, wvy, wvz, wfx, wfy, wfz, dvx, dvy, dvz float64
+		for c := 0; c < 4; c++ {
+			n := &row[c]
+			wvx += wz[c] * n.mv[0]
+			wvy += wz[c] * n.mv[1]
+			wvz += wz[c] * n.mv[2]
+			wfx += wz[c] * n.f[0]
+			wfy += wz[c] * n.f[1]
+			wfz += wz[c] * n.f[2]
+			dvx += dz[c] * n.mv[0]
+			dvy += dz[c] * n.mv[1]
+			dvz += dz[c] * n.mv[2]
 		}
-		wx, dx := ker.W[0][a], ker.D[0][a]
-		px += wx * wwx
-		py += wx * wwy
-		pz += wx * wwz
-		qx += wx * dvx
-		qy += wx * dvy
-		qz += wx * dvz
-		gxx += dx * wwx
-		gyx += dx * wwy
-		gzx += dx * wwz
-		gxy += wx * dwx
-		gyy += wx * dwy
-		gzy += wx * dwz
-		gxz += wx * wdx
-		gyz += wx * wdy
-		gzz += wx * wdz
+		alongZ[ab] = [9]float64{wvx, wvy, wvz, wfx, wfy, wfz, dvx, dvy, dvz}
 	}
-	return Vec3{px, py, pz}, Vec3{qx, qy, qz}, Mat3{gxx, gxy, gxz, gyx, gyy, gyz, gzx, gzy, gzz}
+	// Along y, for each a: sums with Wy Wz (v, dv), Dy Wz (v) and Wy Dz (v).
+	var alongY [4][12]float64
+	wy, dy := &ker.W[1], &ker.D[1]
+	for a := 0; a < 4; a++ {
+		var s [12]float64
+		for b := 0; b < 4; b++ {
+			z := &alongZ[4*a+b]
+			for k := 0; k < 6; k++ {
+				s[k] += wy[b] * z[k] // v and dv with Wy Wz
+			}
+			for k := 0; k < 3; k++ {
+				s[6+k] += dy[b] * z[k]   // v with Dy Wz
+				s[9+k] += wy[b] * z[6+k] // v with Wy Dz
+			}
+		}
+		alongY[a] = s
+	}
+	// Along x.
+	wx, dx := &ker.W[0], &ker.D[0]
+	for a := 0; a < 4; a++ {
+		y := &alongY[a]
+		for k := 0; k < 3; k++ {
+			vPIC[k] += wx[a] * y[k]
+			dv[k] += wx[a] * y[3+k]
+			hGrad[3*k] += dx[a] * y[k]
+			hGrad[3*k+1] += wx[a] * y[6+k]
+			hGrad[3*k+2] += wx[a] * y[9+k]
+		}
+	}
+	return vPIC, dv, hGrad
 }
