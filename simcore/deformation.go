@@ -9,8 +9,9 @@ import "math"
 // F_P^{n+1} = V S^-1 S^ V^T F_P^n, so J_P^{n+1} = J_P^n det S^ / det S.
 //
 // The same SVD gives R_E = U V^T, so the stress that the next step's forces need is
-// computed here: one SVD per particle per step. It returns J_E = det F_E.
-func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE float64) {
+// computed here: one SVD per particle per step. It returns J_E = det F_E and the
+// hardened Lamé parameters.
+func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda float64) {
 	p := s.P
 	pm := &p.Mat[i]
 	fe := p.FE[i].Mat3()
@@ -19,8 +20,12 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE float64) {
 
 	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
 	clamped := sig
-	for k := range clamped {
-		clamped[k] = math.Min(math.Max(clamped[k], lo), hi)
+	for k, x := range clamped {
+		if x < lo {
+			clamped[k] = lo
+		} else if x > hi {
+			clamped[k] = hi
+		}
 	}
 	if clamped != sig {
 		// A negative singular value (an inverted F^_E) is clamped to 1 - theta_c: the
@@ -33,8 +38,9 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE float64) {
 	p.FE[i] = Mat3fOf(fHat)
 
 	jE = sig[0] * sig[1] * sig[2]
-	p.stress[i] = kirchhoffStress(u, sig, jE, float64(p.Vol0[i]), pm, float64(p.JP[i]))
-	return jE
+	mu, lambda = pm.hardened(float64(p.JP[i]))
+	p.stress[i] = kirchhoffStress(u, sig, jE, float64(p.Vol0[i]), mu, lambda)
+	return jE, mu, lambda
 }
 
 // kirchhoffStress returns V^0 dPsi/dF_E F_E^T for the energy of equation (1),
@@ -42,8 +48,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE float64) {
 // equation (2). With F_E = U S V^T and R_E = U V^T, dPsi/dF_E = 2 mu (F_E - R_E) +
 // lambda (J_E - 1) J_E F_E^-T, so dPsi/dF_E F_E^T = U diag(2 mu (s_k - 1) s_k +
 // lambda (J_E - 1) J_E) U^T: symmetric, and V^0 times it is V_p^n sigma_p of equation (6).
-func kirchhoffStress(u Mat3, sig Vec3, jE, vol0 float64, pm *ParticleMaterial, jP float64) Sym3f {
-	mu, lambda := pm.hardened(jP)
+func kirchhoffStress(u Mat3, sig Vec3, jE, vol0, mu, lambda float64) Sym3f {
 	vol := lambda * (jE - 1) * jE
 	var d Vec3
 	for k := range d {
@@ -56,15 +61,12 @@ func kirchhoffStress(u Mat3, sig Vec3, jE, vol0 float64, pm *ParticleMaterial, j
 	return Sym3f{at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)}
 }
 
-// waveSpeed returns the elastic (P-wave) speed sqrt((lambda + 2 mu)/rho) of particle i
-// with its hardened Lamé parameters and current density, given J_E.
-func (s *Sim) waveSpeed(i int, jE float64) float64 {
-	p := s.P
-	mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
+// waveSpeed2 returns the square of the elastic (P-wave) speed (lambda + 2 mu)/rho of
+// particle i, given its hardened Lamé parameters and J_E; rho is its current density.
+func (p *Particles) waveSpeed2(i int, jE, mu, lambda float64) float64 {
 	vol := float64(p.Vol0[i]) * math.Abs(jE*float64(p.JP[i]))
 	if !(vol > 0) {
 		return 0
 	}
-	rho := float64(p.Mass[i]) / vol
-	return math.Sqrt((lambda + 2*mu) / rho)
+	return (lambda + 2*mu) * vol / float64(p.Mass[i])
 }

@@ -21,8 +21,8 @@ func (s *Sim) updateParticles(dt, t1 float64) error {
 	bad, why := -1, ""
 	for w := range s.work {
 		st := &s.work[w].stats
-		s.maxSpeed = max(s.maxSpeed, st.maxSpeed)
-		s.maxWaveSpeed = max(s.maxWaveSpeed, st.maxWaveSpeed)
+		s.maxSpeed = max(s.maxSpeed, math.Sqrt(st.maxSpeed2))
+		s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(st.maxWaveSpeed2))
 		if st.bad >= 0 && (bad < 0 || s.P.ID[st.bad] < s.P.ID[bad]) {
 			bad, why = st.bad, st.badWhy
 		}
@@ -65,7 +65,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		vPIC, dv, hGrad := interpolate(nodes, &ker, ox, oy, oz)
 		gv := hGrad.Scale(invH)
 
-		jE := s.updateDeformation(i, dt, gv) // 7
+		jE, mu, lambda := s.updateDeformation(i, dt, gv) // 7
 
 		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha)) // 8
 		cols := near
@@ -76,10 +76,10 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		x = s.keepInDomain(x.Add(v.Scale(dt)))       // 10
 		p.V[i], p.X[i] = v, x
 
-		speed := v.Norm()
-		ws.stats.maxSpeed = max(ws.stats.maxSpeed, speed)
-		ws.stats.maxWaveSpeed = max(ws.stats.maxWaveSpeed, s.waveSpeed(int(i), jE))
-		if !(speed < math.Inf(1)) || !(jE == jE) || !(math.Abs(jE) < math.Inf(1)) {
+		speed2 := v.Dot(v)
+		ws.stats.maxSpeed2 = max(ws.stats.maxSpeed2, speed2)
+		ws.stats.maxWaveSpeed2 = max(ws.stats.maxWaveSpeed2, p.waveSpeed2(int(i), jE, mu, lambda))
+		if !(speed2 < math.Inf(1)) || !(math.Abs(jE) < math.Inf(1)) {
 			if ws.stats.bad < 0 || p.ID[i] < p.ID[ws.stats.bad] {
 				ws.stats.bad = int(i)
 				ws.stats.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", x, v, jE)
@@ -97,7 +97,11 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 func (s *Sim) keepInDomain(x Vec3) Vec3 {
 	lo, hi := s.Domain.Min, s.Domain.Max
 	for a := 0; a < 3; a++ {
-		x[a] = math.Min(math.Max(x[a], lo[a]), hi[a])
+		if x[a] < lo[a] {
+			x[a] = lo[a]
+		} else if x[a] > hi[a] {
+			x[a] = hi[a]
+		}
 	}
 	return x
 }

@@ -2,8 +2,8 @@ package simcore
 
 import (
 	"math"
-	"slices"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"snowtools/levelset"

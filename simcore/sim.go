@@ -98,9 +98,9 @@ type workerScratch struct {
 
 // stepStats gathers per-worker results of the particle update.
 type stepStats struct {
-	maxSpeed, maxWaveSpeed float64
-	bad                    int // a particle whose state went bad, or -1
-	badWhy                 string
+	maxSpeed2, maxWaveSpeed2 float64 // squared, to save square roots per particle
+	bad                      int     // a particle whose state went bad, or -1
+	badWhy                   string
 }
 
 // NewSim checks the configuration and the particles and prepares a simulation at time 0.

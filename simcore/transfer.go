@@ -1,5 +1,7 @@
 package simcore
 
+import "math"
+
 // Transfers between particles and the grid. A worker handles one particle block at a
 // time through a dense window of its 2x2x2 node blocks (see bins.go).
 
@@ -144,8 +146,9 @@ func (s *Sim) gatherVolumes() {
 	s.volumesKnown = true
 	s.maxSpeed, s.maxWaveSpeed = 0, 0
 	for i := range p.X {
+		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 		s.maxSpeed = max(s.maxSpeed, p.V[i].Norm())
-		s.maxWaveSpeed = max(s.maxWaveSpeed, s.waveSpeed(i, p.FE[i].Mat3().Det()))
+		s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(p.waveSpeed2(i, p.FE[i].Mat3().Det(), mu, lambda)))
 	}
 }
 
