@@ -60,6 +60,7 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
 		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
 
+		wz, dz := &ker.W[2], &ker.D[2]
 		for a := 0; a < 4; a++ {
 			wa, da := ker.W[0][a], ker.D[0][a]
 			for b := 0; b < 4; b++ {
@@ -69,10 +70,10 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 				pxx, pxy, pxz := sxx*dab+sxy*adb, sxy*dab+syy*adb, sxz*dab+syz*adb
 				qxx, qxy, qxz := sxz*wab, syz*wab, szz*wab
 				mw, mvx, mvy, mvz := m*wab, mv[0]*wab, mv[1]*wab, mv[2]*wab
-				row := windowIndex(ox+a, oy+b, oz)
-				for c := 0; c < 4; c++ {
-					wc, dc := ker.W[2][c], ker.D[2][c]
-					n := &win[row+c]
+				row := win[windowIndex(ox+a, oy+b, oz):][:4]
+				for c := range row {
+					wc, dc := wz[c], dz[c]
+					n := &row[c]
 					n.mass += mw * wc
 					n.mv[0] += mvx * wc
 					n.mv[1] += mvy * wc
@@ -164,52 +165,45 @@ func (s *Sim) gatherVolumes() {
 func interpolate(nodes *[windowNodes]node, ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
 	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v.
 	var alongZ [16][9]float64
-	wz, dz := &ker.W[2], &ker.D[2]
+	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	for ab := 0; ab < 16; ab++ {
-		row := nodes[windowIndex(ox+ab>>2, oy+ab&3, oz):]
-		var wvx, wvy, wvz, wfx, wfy, wfz, dvx, dvy, dvz float64
-		for c := 0; c < 4; c++ {
-			n := &row[c]
-			wvx += wz[c] * n.mv[0]
-			wvy += wz[c] * n.mv[1]
-			wvz += wz[c] * n.mv[2]
-			wfx += wz[c] * n.f[0]
-			wfy += wz[c] * n.f[1]
-			wfz += wz[c] * n.f[2]
-			dvx += dz[c] * n.mv[0]
-			dvy += dz[c] * n.mv[1]
-			dvz += dz[c] * n.mv[2]
+		// The four nodes along z, unrolled: the loop's bookkeeping costs as much as its sums.
+		row := nodes[windowIndex(ox+ab>>2, oy+ab&3, oz):][:4]
+		n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
+		z := &alongZ[ab]
+		for k := 0; k < 3; k++ {
+			v0, v1, v2, v3 := n0.mv[k], n1.mv[k], n2.mv[k], n3.mv[k]
+			z[k] = w0*v0 + w1*v1 + w2*v2 + w3*v3
+			z[6+k] = d0*v0 + d1*v1 + d2*v2 + d3*v3
+			z[3+k] = w0*n0.f[k] + w1*n1.f[k] + w2*n2.f[k] + w3*n3.f[k]
 		}
-		alongZ[ab] = [9]float64{wvx, wvy, wvz, wfx, wfy, wfz, dvx, dvy, dvz}
 	}
 	// Along y, for each a: sums with Wy Wz (v, dv), Dy Wz (v) and Wy Dz (v).
 	var alongY [4][12]float64
-	wy, dy := &ker.W[1], &ker.D[1]
+	w0, w1, w2, w3 = ker.W[1][0], ker.W[1][1], ker.W[1][2], ker.W[1][3]
+	d0, d1, d2, d3 = ker.D[1][0], ker.D[1][1], ker.D[1][2], ker.D[1][3]
 	for a := 0; a < 4; a++ {
-		var s [12]float64
-		for b := 0; b < 4; b++ {
-			z := &alongZ[4*a+b]
-			for k := 0; k < 6; k++ {
-				s[k] += wy[b] * z[k] // v and dv with Wy Wz
-			}
-			for k := 0; k < 3; k++ {
-				s[6+k] += dy[b] * z[k]   // v with Dy Wz
-				s[9+k] += wy[b] * z[6+k] // v with Wy Dz
-			}
+		z0, z1, z2, z3 := &alongZ[4*a], &alongZ[4*a+1], &alongZ[4*a+2], &alongZ[4*a+3]
+		y := &alongY[a]
+		for k := 0; k < 6; k++ {
+			y[k] = w0*z0[k] + w1*z1[k] + w2*z2[k] + w3*z3[k]
 		}
-		alongY[a] = s
+		for k := 0; k < 3; k++ {
+			y[6+k] = d0*z0[k] + d1*z1[k] + d2*z2[k] + d3*z3[k]
+			y[9+k] = w0*z0[6+k] + w1*z1[6+k] + w2*z2[6+k] + w3*z3[6+k]
+		}
 	}
 	// Along x.
-	wx, dx := &ker.W[0], &ker.D[0]
-	for a := 0; a < 4; a++ {
-		y := &alongY[a]
-		for k := 0; k < 3; k++ {
-			vPIC[k] += wx[a] * y[k]
-			dv[k] += wx[a] * y[3+k]
-			hGrad[3*k] += dx[a] * y[k]
-			hGrad[3*k+1] += wx[a] * y[6+k]
-			hGrad[3*k+2] += wx[a] * y[9+k]
-		}
+	w0, w1, w2, w3 = ker.W[0][0], ker.W[0][1], ker.W[0][2], ker.W[0][3]
+	d0, d1, d2, d3 = ker.D[0][0], ker.D[0][1], ker.D[0][2], ker.D[0][3]
+	y0, y1, y2, y3 := &alongY[0], &alongY[1], &alongY[2], &alongY[3]
+	for k := 0; k < 3; k++ {
+		vPIC[k] = w0*y0[k] + w1*y1[k] + w2*y2[k] + w3*y3[k]
+		dv[k] = w0*y0[3+k] + w1*y1[3+k] + w2*y2[3+k] + w3*y3[3+k]
+		hGrad[3*k] = d0*y0[k] + d1*y1[k] + d2*y2[k] + d3*y3[k]
+		hGrad[3*k+1] = w0*y0[6+k] + w1*y1[6+k] + w2*y2[6+k] + w3*y3[6+k]
+		hGrad[3*k+2] = w0*y0[9+k] + w1*y1[9+k] + w2*y2[9+k] + w3*y3[9+k]
 	}
 	return vPIC, dv, hGrad
 }
