@@ -60,7 +60,8 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
 		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
 
-		wz, dz := &ker.W[2], &ker.D[2]
+		w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+		d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 		for a := 0; a < 4; a++ {
 			wa, da := ker.W[0][a], ker.D[0][a]
 			for b := 0; b < 4; b++ {
@@ -71,17 +72,36 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 				qxx, qxy, qxz := sxz*wab, syz*wab, szz*wab
 				mw, mvx, mvy, mvz := m*wab, mv[0]*wab, mv[1]*wab, mv[2]*wab
 				row := win[windowIndex(ox+a, oy+b, oz):][:4]
-				for c := range row {
-					wc, dc := wz[c], dz[c]
-					n := &row[c]
-					n.mass += mw * wc
-					n.mv[0] += mvx * wc
-					n.mv[1] += mvy * wc
-					n.mv[2] += mvz * wc
-					n.f[0] += pxx*wc + qxx*dc
-					n.f[1] += pxy*wc + qxy*dc
-					n.f[2] += pxz*wc + qxz*dc
-				}
+				// The four nodes along z, unrolled (as in interpolate).
+				n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
+				n0.mass += mw * w0
+				n1.mass += mw * w1
+				n2.mass += mw * w2
+				n3.mass += mw * w3
+				n0.mv[0] += mvx * w0
+				n1.mv[0] += mvx * w1
+				n2.mv[0] += mvx * w2
+				n3.mv[0] += mvx * w3
+				n0.mv[1] += mvy * w0
+				n1.mv[1] += mvy * w1
+				n2.mv[1] += mvy * w2
+				n3.mv[1] += mvy * w3
+				n0.mv[2] += mvz * w0
+				n1.mv[2] += mvz * w1
+				n2.mv[2] += mvz * w2
+				n3.mv[2] += mvz * w3
+				n0.f[0] += pxx*w0 + qxx*d0
+				n1.f[0] += pxx*w1 + qxx*d1
+				n2.f[0] += pxx*w2 + qxx*d2
+				n3.f[0] += pxx*w3 + qxx*d3
+				n0.f[1] += pxy*w0 + qxy*d0
+				n1.f[1] += pxy*w1 + qxy*d1
+				n2.f[1] += pxy*w2 + qxy*d2
+				n3.f[1] += pxy*w3 + qxy*d3
+				n0.f[2] += pxz*w0 + qxz*d0
+				n1.f[2] += pxz*w1 + qxz*d1
+				n2.f[2] += pxz*w2 + qxz*d2
+				n3.f[2] += pxz*w3 + qxz*d3
 			}
 		}
 	}
