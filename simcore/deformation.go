@@ -15,7 +15,9 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda
 	p := s.P
 	pm := &p.Mat[i]
 	fe := p.FE[i].Mat3()
-	fHat := Identity3.Add(gradV.Scale(dt)).Mul(fe)
+	step := gradV.Scale(dt) // I + dt grad v
+	step[0], step[4], step[8] = step[0]+1, step[4]+1, step[8]+1
+	fHat := step.Mul(fe)
 	u, sig, v := SVD3(fHat)
 
 	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
@@ -32,7 +34,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda
 		// inversion is treated as compression, and J_P keeps its magnitude.
 		ratio := math.Abs(sig[0]*sig[1]*sig[2]) / (clamped[0] * clamped[1] * clamped[2])
 		p.JP[i] = float32(float64(p.JP[i]) * ratio)
-		fHat = u.Mul(Diag(clamped)).Mul(v.T())
+		fHat = composeSVD(u, clamped, v)
 		sig = clamped
 	}
 	p.FE[i] = Mat3fOf(fHat)
@@ -41,6 +43,18 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda
 	mu, lambda = pm.hardened(float64(p.JP[i]))
 	p.stress[i] = kirchhoffStress(u, sig, jE, float64(p.Vol0[i]), mu, lambda)
 	return jE, mu, lambda
+}
+
+// composeSVD returns U diag(s) V^T.
+func composeSVD(u Mat3, s Vec3, v Mat3) Mat3 {
+	var m Mat3
+	for r := 0; r < 3; r++ {
+		a, b, c := u[3*r]*s[0], u[3*r+1]*s[1], u[3*r+2]*s[2]
+		m[3*r] = a*v[0] + b*v[1] + c*v[2]
+		m[3*r+1] = a*v[3] + b*v[4] + c*v[5]
+		m[3*r+2] = a*v[6] + b*v[7] + c*v[8]
+	}
+	return m
 }
 
 // kirchhoffStress returns V^0 dPsi/dF_E F_E^T for the energy of equation (1),
