@@ -65,3 +65,32 @@ func BenchmarkStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRasterize measures stages 1 and 3 (the scatter) alone on the snowball.
+func BenchmarkRasterize(b *testing.B) {
+	s := snowballScene(b, 1)
+	s.Prepare()
+	s.binParticles()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s.rasterize()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(s.P.Len()), "ns/particle")
+}
+
+// BenchmarkInterpolate measures the gather of one particle from a window of nodes.
+func BenchmarkInterpolate(b *testing.B) {
+	var nodes [windowNodes]node
+	for i := range nodes {
+		nodes[i].mv = Vec3{float64(i), 1, 2}
+		nodes[i].f = Vec3{3, float64(i), 2}
+	}
+	_, ker := newKernel(Vec3{0.123, 0.456, 0.789}, 1/0.01)
+	var acc Vec3
+	for i := 0; i < b.N; i++ {
+		v, dv, g := interpolate(&nodes, &ker, i&3, (i>>2)&3, (i>>4)&3)
+		acc = acc.Add(v).Add(dv)
+		acc[0] += g[4]
+	}
+	_ = acc
+}

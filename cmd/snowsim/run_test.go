@@ -101,7 +101,7 @@ func TestDemoRun(t *testing.T) {
 // A run whose state goes bad stops with a message naming the frame, the step and the
 // likely cause, and the frames already written stay valid.
 func TestUnstableRunStopsCleanly(t *testing.T) {
-	scene := strings.Replace(string(demoScene), "frames = 36", "frames = 36\nmin_dt = 1e-3", 1)
+	scene := strings.Replace(string(demoScene), "[time]\n", "[time]\nmin_dt = 0.01\nmax_dt = 0.02\n", 1)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bad.toml")
 	if err := os.WriteFile(path, []byte(scene), 0o644); err != nil {
