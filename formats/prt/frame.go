@@ -8,8 +8,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-
-	"snowtools/formats/half"
 )
 
 // A Frame is a whole PRT file in memory: the header and the particle
@@ -69,91 +67,61 @@ func (f *Frame) channel(name string) (Channel, error) {
 	return c, nil
 }
 
-// column looks up channel name, checks its type with ok, and returns it
-// with a slice for all its values.
-func column[T any](f *Frame, name string, ok func(DataType) bool, want string) (Channel, []T, error) {
+// column decodes channel name of every particle into one slice of Len()*arity
+// values (particle i's values are v[i*arity:(i+1)*arity]), after checking its
+// type with ok. decode converts one value; false means it does not fit in T.
+func column[T any](f *Frame, name string, ok func(DataType) bool, want string,
+	decode func(t DataType, b []byte) (T, bool)) (v []T, arity int, err error) {
 	c, err := f.channel(name)
 	if err != nil {
-		return c, nil, err
+		return nil, 0, err
 	}
 	if !ok(c.Type) {
-		return c, nil, fmt.Errorf("prt: channel %s is %s, not %s", c.Name, c.Type, want)
+		return nil, 0, fmt.Errorf("prt: channel %s is %s, not %s", c.Name, c.Type, want)
 	}
 	if f.Len() > 0 && c.End() > f.Header.ParticleSize() {
-		return c, nil, fmt.Errorf("prt: channel %s lies outside the particle record", c)
+		return nil, 0, fmt.Errorf("prt: channel %s lies outside the particle record", c)
 	}
-	return c, make([]T, f.Len()*c.Arity), nil
+	v = make([]T, f.Len()*c.Arity)
+	size, a, ts := f.Header.ParticleSize(), c.Arity, c.Type.Size()
+	for i := range f.Len() {
+		b := f.Data[i*size+c.Offset : i*size+c.End()]
+		out := v[i*a : (i+1)*a]
+		for k := range out {
+			x, fits := decode(c.Type, b[k*ts:])
+			if !fits {
+				return nil, 0, fmt.Errorf("prt: particle %d: channel %s[%d] does not fit in %T", i, c.Name, k, x)
+			}
+			out[k] = x
+		}
+	}
+	return v, a, nil
 }
 
 // Float32s returns channel name of all particles as one slice of
 // Len()*arity values (particle i's values are v[i*arity:(i+1)*arity]),
 // converted from float16, float32 or float64.
 func (f *Frame) Float32s(name string) (v []float32, arity int, err error) {
-	c, v, err := column[float32](f, name, DataType.IsFloat, "a floating-point type")
-	if err != nil {
-		return nil, 0, err
-	}
-	size, a, le := f.Header.ParticleSize(), c.Arity, binary.LittleEndian
-	for i := range f.Len() {
-		b := f.Data[i*size+c.Offset : i*size+c.End()]
-		out := v[i*a : (i+1)*a]
-		switch c.Type {
-		case Float16:
-			for k := range out {
-				out[k] = half.ToFloat32(le.Uint16(b[2*k:]))
-			}
-		case Float32:
-			for k := range out {
-				out[k] = math.Float32frombits(le.Uint32(b[4*k:]))
-			}
-		default:
-			for k := range out {
-				out[k] = float32(math.Float64frombits(le.Uint64(b[8*k:])))
-			}
+	return column(f, name, DataType.IsFloat, "a floating-point type", func(t DataType, b []byte) (float32, bool) {
+		if t == Float32 {
+			return math.Float32frombits(binary.LittleEndian.Uint32(b)), true // exact, no float64 detour
 		}
-	}
-	return v, a, nil
+		return float32(decodeFloat64(t, b)), true
+	})
 }
 
 // Float64s is like Float32s but converts to float64.
 func (f *Frame) Float64s(name string) (v []float64, arity int, err error) {
-	c, v, err := column[float64](f, name, DataType.IsFloat, "a floating-point type")
-	if err != nil {
-		return nil, 0, err
-	}
-	size, a, ts := f.Header.ParticleSize(), c.Arity, c.Type.Size()
-	for i := range f.Len() {
-		b := f.Data[i*size+c.Offset : i*size+c.End()]
-		out := v[i*a : (i+1)*a]
-		for k := range out {
-			out[k] = decodeFloat64(c.Type, b[k*ts:])
-		}
-	}
-	return v, a, nil
+	return column(f, name, DataType.IsFloat, "a floating-point type", func(t DataType, b []byte) (float64, bool) {
+		return decodeFloat64(t, b), true
+	})
 }
 
 // Int64s returns channel name of all particles as one slice of Len()*arity
 // values, converted from any integer type. A uint64 value above
 // math.MaxInt64 is an error.
 func (f *Frame) Int64s(name string) (v []int64, arity int, err error) {
-	c, v, err := column[int64](f, name, DataType.IsInt, "an integer type")
-	if err != nil {
-		return nil, 0, err
-	}
-	size, a, ts := f.Header.ParticleSize(), c.Arity, c.Type.Size()
-	for i := range f.Len() {
-		b := f.Data[i*size+c.Offset : i*size+c.End()]
-		out := v[i*a : (i+1)*a]
-		for k := range out {
-			x, ok := decodeInt64(c.Type, b[k*ts:])
-			if !ok {
-				return nil, 0, fmt.Errorf("prt: particle %d: channel %s: value %d does not fit in an int64",
-					i, c.Name, binary.LittleEndian.Uint64(b[k*ts:]))
-			}
-			out[k] = x
-		}
-	}
-	return v, a, nil
+	return column(f, name, DataType.IsInt, "an integer type", decodeInt64)
 }
 
 // WriteTo writes the frame as a PRT file to w. The header's Count is taken
