@@ -50,6 +50,7 @@ func BenchmarkStep(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if err := s.Step(s.StableDt()); err != nil {
