@@ -110,6 +110,11 @@ func SVD3(F Mat3) (U Mat3, sigma Vec3, V Mat3) {
 	// quaternion is not normalized (|1 - w e_k|^2 = 1 + w^2 <= 1.18 per
 	// rotation) until V is formed at the end.
 	//
+	// The three pair steps below differ only in their column indices. They are
+	// written out rather than calling one function because a call in this loop
+	// makes the compiler spill every register (measured: the SVD is the
+	// solver's third-largest cost).
+	//
 	// quiet counts consecutive pairs found orthogonal; three in a row is
 	// convergence. A pair just rotated does not count: if its columns were
 	// nearly parallel (rank deficient F), the rotated column is mostly
