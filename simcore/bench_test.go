@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"snowtools/levelset"
 )
@@ -94,4 +95,43 @@ func BenchmarkInterpolate(b *testing.B) {
 		acc[0] += g[4]
 	}
 	_ = acc
+}
+
+// BenchmarkStages reports the wall time of each part of the step on the snowball, to
+// see where the time goes and how each part scales with threads.
+func BenchmarkStages(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			s := snowballScene(b, threads)
+			for s.Time < 0.01 {
+				if err := s.Step(s.StableDt()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var bin, raster, grid, particles time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				dt := s.StableDt()
+				t0 := time.Now()
+				s.binParticles()
+				t1 := time.Now()
+				s.rasterize()
+				t2 := time.Now()
+				s.updateGrid(dt, s.Time+dt)
+				t3 := time.Now()
+				if err := s.updateParticles(dt, s.Time+dt); err != nil {
+					b.Fatal(err)
+				}
+				t4 := time.Now()
+				s.Time += dt
+				s.Steps++
+				bin, raster, grid, particles = bin+t1.Sub(t0), raster+t2.Sub(t1), grid+t3.Sub(t2), particles+t4.Sub(t3)
+			}
+			ms := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(b.N) }
+			b.ReportMetric(ms(bin), "bin-ms")
+			b.ReportMetric(ms(raster), "rasterize-ms")
+			b.ReportMetric(ms(grid), "grid-ms")
+			b.ReportMetric(ms(particles), "particles-ms")
+		})
+	}
 }
