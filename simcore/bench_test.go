@@ -82,10 +82,9 @@ func BenchmarkRasterize(b *testing.B) {
 
 // BenchmarkInterpolate measures the gather of one particle from a window of nodes.
 func BenchmarkInterpolate(b *testing.B) {
-	var nodes [windowNodes]node
+	var nodes [windowNodes]nodeVelocity
 	for i := range nodes {
-		nodes[i].mv = Vec3{float64(i), 1, 2}
-		nodes[i].f = Vec3{3, float64(i), 2}
+		nodes[i] = nodeVelocity{v: Vec3{float64(i), 1, 2}, dv: Vec3{3, float64(i), 2}}
 	}
 	_, ker := newKernel(Vec3{0.123, 0.456, 0.789}, 1/0.01)
 	var acc Vec3

@@ -22,6 +22,12 @@ type node struct {
 	f    Vec3 // force, then v^{n+1} - v^n
 }
 
+// nodeVelocity is what the transfer back reads of a node after the grid update.
+type nodeVelocity struct {
+	v  Vec3 // v^{n+1}
+	dv Vec3 // v^{n+1} - v^n
+}
+
 // nodeBlock is a block of nodes; node (a, b, c) of the block is at (a*4 + b)*4 + c.
 type nodeBlock [blockNodes]node
 

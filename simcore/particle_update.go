@@ -40,10 +40,12 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	p := s.P
 	alpha := s.FlipAlpha
 	invH := s.invH
-	// Copy the window's nodes (v^{n+1} in mv, v^{n+1} - v^n in f) into dense memory.
-	nodes := &ws.window
+	// Copy the window's velocities into dense memory.
+	nodes := &ws.velocities
 	blocks := s.grid.blocks
-	forWindowNodes(g, func(w int, blk int32, n int) { nodes[w] = blocks[blk][n] })
+	forWindowNodes(g, func(w int, blk int32, n int) {
+		nodes[w] = nodeVelocity{blocks[blk][n].mv, blocks[blk][n].f}
+	})
 	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
 
 	// The group's particles lie in the 4x4x4 cells starting one cell past its block's
@@ -85,9 +87,6 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 				ws.stats.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", x, v, jE)
 			}
 		}
-	}
-	for w := range nodes {
-		nodes[w] = node{}
 	}
 }
 

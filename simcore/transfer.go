@@ -182,7 +182,7 @@ func (s *Sim) gatherVolumes() {
 // time: along z with Wz and Dz, then along y, then along x, each pass with few enough
 // running sums to stay in registers. That is about two thirds of the multiply-adds of
 // summing node by node.
-func interpolate(nodes *[windowNodes]node, ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
+func interpolate(nodes *[windowNodes]nodeVelocity, ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
 	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v.
 	var alongZ [16][9]float64
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
@@ -193,10 +193,10 @@ func interpolate(nodes *[windowNodes]node, ker *kernel, ox, oy, oz int) (vPIC, d
 		n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
 		z := &alongZ[ab]
 		for k := 0; k < 3; k++ {
-			v0, v1, v2, v3 := n0.mv[k], n1.mv[k], n2.mv[k], n3.mv[k]
+			v0, v1, v2, v3 := n0.v[k], n1.v[k], n2.v[k], n3.v[k]
 			z[k] = w0*v0 + w1*v1 + w2*v2 + w3*v3
 			z[6+k] = d0*v0 + d1*v1 + d2*v2 + d3*v3
-			z[3+k] = w0*n0.f[k] + w1*n1.f[k] + w2*n2.f[k] + w3*n3.f[k]
+			z[3+k] = w0*n0.dv[k] + w1*n1.dv[k] + w2*n2.dv[k] + w3*n3.dv[k]
 		}
 	}
 	// Along y, for each a: sums with Wy Wz (v, dv), Dy Wz (v) and Wy Dz (v).
