@@ -73,6 +73,16 @@ func nearby(dst, all []Collider, c Vec3, r, t float64) []Collider {
 	return dst
 }
 
+// inReach returns the colliders to test for a point moving at v for dt: those that
+// nearby found within its block's reach, which allows one cell of motion, or all of
+// them for a point that moves farther in the step.
+func inReach(near, all []Collider, v Vec3, dt, h float64) []Collider {
+	if dt*dt*v.Dot(v) > h*h {
+		return all
+	}
+	return near
+}
+
 // contact is the velocity response of section 8 for one colliding body.
 func contact(v, n, vco Vec3, s Surface) Vec3 {
 	if s.Mode == Sticky {

@@ -69,13 +69,9 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 
 		jE, mu, lambda := s.updateDeformation(i, dt, gv) // 7
 
-		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha)) // 8
-		cols := near
-		if dt*dt*v.Dot(v) > h*h {
-			cols = s.colliders // too fast for the block's reach
-		}
-		v = collide(cols, x.Add(v.Scale(dt)), v, t1) // 9
-		x = s.keepInDomain(x.Add(v.Scale(dt)))       // 10
+		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha))                  // 8
+		v = collide(inReach(near, s.colliders, v, dt, h), x.Add(v.Scale(dt)), v, t1) // 9
+		x = s.keepInDomain(x.Add(v.Scale(dt)))                                       // 10
 		p.V[i], p.X[i] = v, x
 
 		speed2 := v.Dot(v)
