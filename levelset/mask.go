@@ -1,0 +1,53 @@
+package levelset
+
+import "math/bits"
+
+// Mask512 is one bit per voxel of a leaf, bit n for the voxel at LeafOffset n,
+// stored as OpenVDB stores a leaf's node mask: eight 64-bit words, least
+// significant bit first.
+type Mask512 [LeafVoxels / 64]uint64
+
+// IsOn reports whether bit n is set.
+func (m *Mask512) IsOn(n int) bool { return m[n>>6]&(1<<(n&63)) != 0 }
+
+// Set sets bit n to on.
+func (m *Mask512) Set(n int, on bool) {
+	if on {
+		m[n>>6] |= 1 << (n & 63)
+	} else {
+		m[n>>6] &^= 1 << (n & 63)
+	}
+}
+
+// SetAll sets every bit to on.
+func (m *Mask512) SetAll(on bool) {
+	var w uint64
+	if on {
+		w = ^uint64(0)
+	}
+	for i := range m {
+		m[i] = w
+	}
+}
+
+// Count returns the number of bits that are on.
+func (m *Mask512) Count() int {
+	n := 0
+	for _, w := range m {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// IsEmpty reports whether no bit is on.
+func (m *Mask512) IsEmpty() bool { return *m == Mask512{} }
+
+// ForEachOn calls fn with every bit that is on, in increasing order.
+func (m *Mask512) ForEachOn(fn func(n int)) {
+	for i, w := range m {
+		for w != 0 {
+			fn(i<<6 | bits.TrailingZeros64(w))
+			w &= w - 1
+		}
+	}
+}
