@@ -1,0 +1,339 @@
+package vdb
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha1"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zlib"
+
+	"snowtools/levelset"
+)
+
+// Write writes f to w as a .vdb file of version 224. A nil opts means
+// DefaultOptions. The output depends only on f and opts: the file's UUID is derived
+// from its content, so the same grids give the same bytes.
+func Write(w io.Writer, f *File, opts *Options) error {
+	o := DefaultOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Compression&^(ZIP|ActiveMask) != 0 {
+		return fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
+	}
+	fileMeta := Metadata{}
+	for k, v := range f.Meta {
+		fileMeta[k] = v
+	}
+	if _, set := fileMeta["creator"]; !set && o.Creator != "" {
+		fileMeta["creator"] = o.Creator
+	}
+	if err := checkMetadata("file", fileMeta); err != nil {
+		return err
+	}
+
+	names := map[string]bool{}
+	bodies := make([]gridBody, len(f.Grids))
+	for i, g := range f.Grids {
+		if err := g.validate(); err != nil {
+			return err
+		}
+		if names[g.Name] {
+			return fmt.Errorf("vdb: two grids are named %q; names must differ", g.Name)
+		}
+		names[g.Name] = true
+		if err := checkMetadata(fmt.Sprintf("grid %q", g.Name), g.Meta); err != nil {
+			return err
+		}
+		if g.Float != nil {
+			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", o.Compression)
+		} else {
+			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", o.Compression)
+		}
+	}
+
+	var head enc
+	head.i64(magic)
+	head.u32(FileVersion)
+	head.u32(10) // library version 10.0: the OpenVDB whose reader the tests use
+	head.u32(0)
+	head.u8(1) // grid offsets follow each descriptor
+	head.bytes([]byte(contentUUID(bodies)))
+	head.metadata(fileMeta)
+	head.u32(uint32(len(bodies)))
+
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if _, err := bw.Write(head.b); err != nil {
+		return err
+	}
+	offset := int64(len(head.b))
+	for _, b := range bodies {
+		var d enc
+		d.str(b.name)
+		d.str(b.treeType)
+		d.str("") // no instance parent
+		gridPos := offset + int64(len(d.b)) + 3*8
+		blockPos := gridPos + int64(len(b.topology))
+		endPos := blockPos + int64(len(b.buffers))
+		d.i64(gridPos)
+		d.i64(blockPos)
+		d.i64(endPos)
+		for _, p := range [][]byte{d.b, b.topology, b.buffers} {
+			if _, err := bw.Write(p); err != nil {
+				return err
+			}
+		}
+		offset = endPos
+	}
+	return bw.Flush()
+}
+
+// checkMetadata reports a value whose type the format cannot store.
+func checkMetadata(where string, m Metadata) error {
+	for _, name := range m.sortedNames() {
+		if _, _, ok := encodeMeta(m[name]); !ok {
+			return fmt.Errorf("vdb: %s metadata %q: type %T cannot be stored", where, name, m[name])
+		}
+	}
+	return nil
+}
+
+// contentUUID derives the file's UUID from the grids it holds, so that writing the
+// same grids twice gives the same bytes. Readers only keep it as an identifier.
+func contentUUID(bodies []gridBody) string {
+	h := sha1.New()
+	for _, b := range bodies {
+		h.Write([]byte(b.name))
+		h.Write(b.topology)
+		h.Write(b.buffers)
+	}
+	s := h.Sum(nil)
+	return fmt.Sprintf("%x-%x-%x-%x-%x", s[0:4], s[4:6], s[6:8], s[8:10], s[10:16])
+}
+
+// gridBody is one encoded grid: from the compression flags through the topology,
+// and the leaf buffers after it.
+type gridBody struct {
+	name, treeType    string
+	topology, buffers []byte
+}
+
+// encodeGrid encodes g, whose voxels are in tree, with the given compression.
+func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) gridBody {
+	if g.Half {
+		treeType += "_HalfFloat"
+	}
+	w := &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background}
+	var top enc
+	top.u32(uint32(comp))
+	top.metadata(gridMetadata(g, tree, comp))
+	top.transform(tree.Transform)
+	top.i32(1) // one value buffer per leaf
+	arranged := arrange(tree)
+	w.writeTopology(&top, arranged)
+	var buf enc
+	w.writeBuffers(&buf, arranged)
+	return gridBody{name: g.Name, treeType: treeType, topology: top.b, buffers: buf.b}
+}
+
+// gridMetadata returns the metadata OpenVDB keeps for a grid: its own plus the
+// standard keys (class, name, vector type, half flag) and the statistics
+// OpenVDB's own writer adds (bounding box and voxel count) for tools like vdb_print.
+func gridMetadata[T levelset.Value](g *Grid, tree *levelset.Grid[T], comp Compression) Metadata {
+	m := Metadata{}
+	for k, v := range g.Meta {
+		m[k] = v
+	}
+	class := g.Class
+	if class == "" {
+		class = UnknownClass
+	}
+	m["class"] = string(class)
+	m["name"] = g.Name
+	if g.VectorType != "" {
+		m["vector_type"] = g.VectorType
+	}
+	m["is_saved_as_half_float"] = g.Half
+	m["file_compression"] = comp.String()
+	m["file_voxel_count"] = tree.ActiveVoxelCount()
+	if lo, hi, ok := tree.ActiveBounds(); ok {
+		m["file_bbox_min"] = [3]int32(lo)
+		m["file_bbox_max"] = [3]int32(hi)
+	}
+	return m
+}
+
+// treeWriter encodes the nodes of one grid.
+type treeWriter[T levelset.Value] struct {
+	comp Compression
+	half bool
+	bg   T // full precision: OpenVDB classifies inactive values against it before rounding
+
+	active []T    // scratch: a node's active values
+	raw    []byte // scratch: encoded values before compression
+	zbuf   bytes.Buffer
+	zw     *zlib.Writer
+}
+
+// writeTopology writes the root table and the internal nodes, down to each leaf's
+// active mask (RootNode, InternalNode and LeafNode writeTopology).
+func (w *treeWriter[T]) writeTopology(e *enc, t *vdbTree[T]) {
+	w.value(e, w.bg)
+	e.u32(uint32(len(t.rootTiles)))
+	e.u32(uint32(len(t.upper)))
+	for _, tile := range t.rootTiles {
+		e.coord(tile.Origin)
+		w.value(e, tile.Value)
+		if tile.Active {
+			e.u8(1)
+		} else {
+			e.u8(0)
+		}
+	}
+	upperVals := make([]T, upperSlots)
+	lowerVals := make([]T, lowerSlots)
+	for _, u := range t.upper {
+		e.coord(u.origin)
+		childMask, valueMask := make(nodeMask, upperSlots/64), make(nodeMask, upperSlots/64)
+		fill(upperVals, w.bg)
+		for _, l := range u.lower {
+			n := upperSlot(l.origin)
+			childMask.set(n)
+			upperVals[n] = *new(T) // OpenVDB writes zero in child slots
+		}
+		for _, tile := range u.tiles {
+			n := upperSlot(tile.Origin)
+			upperVals[n] = tile.Value
+			if tile.Active {
+				valueMask.set(n)
+			}
+		}
+		e.mask(childMask)
+		e.mask(valueMask)
+		w.values(e, upperVals, valueMask, childMask)
+
+		for _, l := range u.lower {
+			childMask, valueMask := make(nodeMask, lowerSlots/64), make(nodeMask, lowerSlots/64)
+			fill(lowerVals, w.bg)
+			for _, leaf := range l.leaves {
+				n := lowerSlot(leaf.Origin)
+				childMask.set(n)
+				lowerVals[n] = *new(T)
+			}
+			for _, tile := range l.tiles {
+				n := lowerSlot(tile.Origin)
+				lowerVals[n] = tile.Value
+				if tile.Active {
+					valueMask.set(n)
+				}
+			}
+			e.mask(childMask)
+			e.mask(valueMask)
+			w.values(e, lowerVals, valueMask, childMask)
+			for _, leaf := range l.leaves {
+				e.mask(leaf.Active[:])
+			}
+		}
+	}
+}
+
+// writeBuffers writes every leaf's active mask and values, in topology order
+// (LeafNode::writeBuffers).
+func (w *treeWriter[T]) writeBuffers(e *enc, t *vdbTree[T]) {
+	for _, u := range t.upper {
+		for _, l := range u.lower {
+			for _, leaf := range l.leaves {
+				e.mask(leaf.Active[:])
+				w.values(e, leaf.Values[:], leaf.Active[:], nil)
+			}
+		}
+	}
+}
+
+// value writes one full-size value: the root's background and tiles, and the
+// inactive values of mask compression, which stay full size (rounded through half)
+// even in half-float grids.
+func (w *treeWriter[T]) value(e *enc, v T) {
+	if w.half {
+		v = roundedToHalf(v)
+	}
+	e.b = appendValues(e.b, []T{v}, false)
+}
+
+// values writes a node's values as io::writeCompressedValues does: a byte saying
+// how inactive values are stored, the inactive values and selection mask that
+// rebuild them, then the values themselves (only the active ones under ActiveMask),
+// zipped if ZIP is on.
+func (w *treeWriter[T]) values(e *enc, vals []T, valueMask, childMask nodeMask) {
+	if w.comp&ActiveMask == 0 {
+		e.u8(allValuesStored)
+		w.payload(e, vals)
+		return
+	}
+	code, inactive := classifyInactive(vals, valueMask, childMask, w.bg)
+	e.u8(code)
+	switch code {
+	case inactiveAreOneValue, inactiveAreBgAndOneValue:
+		w.value(e, inactive[0])
+	case inactiveAreTwoValues:
+		w.value(e, inactive[0])
+		w.value(e, inactive[1])
+	case allValuesStored:
+		w.payload(e, vals)
+		return
+	}
+	if code >= inactiveArePlusMinusBg {
+		selection := make(nodeMask, len(valueMask))
+		for i, v := range vals {
+			if !valueMask.isOn(i) && v == inactive[1] {
+				selection.set(i)
+			}
+		}
+		e.mask(selection)
+	}
+	w.active = w.active[:0]
+	for i, v := range vals {
+		if valueMask.isOn(i) {
+			w.active = append(w.active, v)
+		}
+	}
+	w.payload(e, w.active)
+}
+
+// payload writes values as float32 or half, raw or zipped. A zipped block is an
+// int64 byte count and a zlib stream, or minus the count and the raw bytes when
+// deflating would not make it smaller (io::zipToStream). Half-float blocks with no
+// values are left out entirely, as OpenVDB's HalfWriter does.
+func (w *treeWriter[T]) payload(e *enc, vals []T) {
+	if w.half && len(vals) == 0 {
+		return
+	}
+	w.raw = appendValues(w.raw[:0], vals, w.half)
+	if w.comp&ZIP == 0 {
+		e.bytes(w.raw)
+		return
+	}
+	w.zbuf.Reset()
+	if w.zw == nil {
+		w.zw = zlib.NewWriter(&w.zbuf)
+	} else {
+		w.zw.Reset(&w.zbuf)
+	}
+	w.zw.Write(w.raw) // writes to a bytes.Buffer cannot fail
+	w.zw.Close()
+	if w.zbuf.Len() < len(w.raw) {
+		e.i64(int64(w.zbuf.Len()))
+		e.bytes(w.zbuf.Bytes())
+		return
+	}
+	e.i64(-int64(len(w.raw)))
+	e.bytes(w.raw)
+}
+
+func fill[T any](s []T, v T) {
+	for i := range s {
+		s[i] = v
+	}
+}
