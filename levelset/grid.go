@@ -216,9 +216,12 @@ func (g *Grid[T]) AddLeaf(l *Leaf[T]) {
 	if l.Origin != l.Origin.AlignDown(LeafLog2) {
 		panic(fmt.Sprintf("levelset: leaf origin %v is not a multiple of 8", l.Origin))
 	}
-	if g.leaves[l.Origin] == nil {
+	old := g.leaves[l.Origin]
+	if old == nil {
 		g.splitTileAround(l.Origin)
-		g.sorted = nil
+	}
+	if old != l {
+		g.sorted = nil // a replaced leaf must leave the sorted list too
 	}
 	g.leaves[l.Origin] = l
 }
@@ -374,7 +377,8 @@ func (g *Grid[T]) ActiveBounds() (lo, hi Coord, ok bool) {
 
 // MemoryBytes estimates the heap the grid holds: leaves, tiles and map overhead.
 func (g *Grid[T]) MemoryBytes() int64 {
-	const mapEntry = 48 // key, pointer or value slot and bucket overhead, roughly
+	// A map entry: key, pointer or value slot and bucket overhead, roughly.
+	const mapEntry = 48
 	leafBytes := int64(unsafe.Sizeof(Leaf[T]{})) + mapEntry + 8 // + 8: the sorted slice
 	tileBytes := int64(unsafe.Sizeof(Tile[T]{})) + mapEntry
 	return int64(len(g.leaves))*leafBytes + int64(len(g.tiles))*tileBytes
