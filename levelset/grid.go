@@ -226,15 +226,22 @@ func (g *Grid[T]) AddLeaf(l *Leaf[T]) {
 	g.leaves[l.Origin] = l
 }
 
+// AddTile inserts t into a region that holds no leaves and no smaller tiles, as
+// readers do whose nodes are disjoint by construction. Unlike SetTile it does not
+// visit the region to clear it, which for a lower-node-sized tile would cost 4096
+// lookups; a larger tile around it is still split.
+func (g *Grid[T]) AddTile(t Tile[T]) {
+	g.checkTile(t)
+	if outer, ok := g.tileAt(t.Origin); ok && outer.Log2 > t.Log2 {
+		g.splitTileAround(t.Origin)
+	}
+	g.tiles[t.Origin] = t
+}
+
 // SetTile fills the region of t with its value and active state, dropping the leaves
 // and smaller tiles inside it and splitting a larger tile around it.
 func (g *Grid[T]) SetTile(t Tile[T]) {
-	if t.Log2 != LeafLog2 && t.Log2 != Internal1Log2 && t.Log2 != Internal2Log2 {
-		panic(fmt.Sprintf("levelset: tile size 2^%d is not a node size", t.Log2))
-	}
-	if t.Origin != t.Origin.AlignDown(uint(t.Log2)) {
-		panic(fmt.Sprintf("levelset: tile origin %v is not a multiple of 2^%d", t.Origin, t.Log2))
-	}
+	g.checkTile(t)
 	if outer, ok := g.tileAt(t.Origin); ok && outer.Log2 > t.Log2 {
 		g.splitTileAround(t.Origin)
 		// splitTileAround leaves the leaf-sized hole at t.Origin uncovered, and tiles of
@@ -242,6 +249,17 @@ func (g *Grid[T]) SetTile(t Tile[T]) {
 	}
 	g.clearInside(t)
 	g.tiles[t.Origin] = t
+}
+
+// checkTile panics on a tile of a size other than the three node sizes, or whose
+// origin is not a multiple of its size: a programming error, not bad input.
+func (g *Grid[T]) checkTile(t Tile[T]) {
+	if t.Log2 != LeafLog2 && t.Log2 != Internal1Log2 && t.Log2 != Internal2Log2 {
+		panic(fmt.Sprintf("levelset: tile size 2^%d is not a node size", t.Log2))
+	}
+	if t.Origin != t.Origin.AlignDown(uint(t.Log2)) {
+		panic(fmt.Sprintf("levelset: tile origin %v is not a multiple of 2^%d", t.Origin, t.Log2))
+	}
 }
 
 // clearInside removes the leaves and the tiles no larger than t inside t's region.

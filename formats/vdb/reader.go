@@ -177,24 +177,25 @@ func readTree[T levelset.Value](d *decoder, t levelset.Transform, comp Compressi
 func (r *treeReader[T]) readRoot() {
 	numTiles := r.u32("root tile count")
 	numChildren := r.u32("root child count")
+	seen := map[levelset.Coord]bool{}
+	checkOrigin := func(at int64, origin levelset.Coord) {
+		if r.err == nil && (origin != origin.AlignDown(upperLog2) || seen[origin]) {
+			r.fail(at, "root entry origin %v is repeated or not a multiple of 4096", origin)
+		}
+		seen[origin] = true
+	}
 	for i := uint32(0); i < numTiles && r.err == nil; i++ {
 		at := r.off
 		origin := r.coord("root tile origin")
 		v := r.value("root tile value")
 		active := r.u8("root tile active flag") != 0
-		if r.err == nil && origin != origin.AlignDown(upperLog2) {
-			r.fail(at, "root tile origin %v is not a multiple of 4096", origin)
-		}
+		checkOrigin(at, origin)
 		r.addTile(origin, upperLog2, v, active)
 	}
-	seen := map[levelset.Coord]bool{}
 	for i := uint32(0); i < numChildren && r.err == nil; i++ {
 		at := r.off
 		origin := r.coord("upper node origin")
-		if r.err == nil && (origin != origin.AlignDown(upperLog2) || seen[origin]) {
-			r.fail(at, "upper node origin %v is repeated or not a multiple of 4096", origin)
-		}
-		seen[origin] = true
+		checkOrigin(at, origin)
 		r.readUpper(origin)
 	}
 }
@@ -239,10 +240,12 @@ func (r *treeReader[T]) readLower(origin levelset.Coord) {
 	}
 }
 
-// addTile records a tile unless it is what an empty region reads as anyway.
+// addTile records a tile unless it is what an empty region reads as anyway. The
+// slots of a node are disjoint, and readRoot refuses repeated origins, so the
+// region is empty and AddTile need not clear it.
 func (r *treeReader[T]) addTile(origin levelset.Coord, log2 uint8, v T, active bool) {
 	if r.err == nil && (active || v != r.out.Background) {
-		r.out.SetTile(levelset.Tile[T]{Origin: origin, Log2: log2, Value: v, Active: active})
+		r.out.AddTile(levelset.Tile[T]{Origin: origin, Log2: log2, Value: v, Active: active})
 	}
 }
 
