@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -76,6 +77,7 @@ func TestReadRejects(t *testing.T) {
 	gridName := metaEnd + 4
 	at := func(s string) int { return bytes.Index(data, []byte(s)) }
 
+	rootCounts := at("UniformScaleMap") + len("UniformScaleMap") + 5*24 + 4 + 4 // buffer count, background
 	cases := []struct {
 		name string
 		data []byte
@@ -84,6 +86,8 @@ func TestReadRejects(t *testing.T) {
 		{"bad magic", patch(data, 0, []byte("PK")), "not an OpenVDB file"},
 		{"old version", patch(data, 8, le32(220)), "older than 222"},
 		{"a billion grids", patch(data, metaEnd, le32(1e9)), "reading grid name"},
+		{"a billion root tiles", patch(data, rootCounts, le32(1e9)), "root"},
+		{"a billion upper nodes", patch(data, rootCounts+4, le32(1e9)), "upper node"},
 		{"huge name", patch(data, gridName, le32(0xfffffff0)), "at most 65536"},
 		{"huge metadata count", patch(data, 57, le32(0xffffffff)), "file metadata"},
 		{"huge metadata value", patch(data, at("creator")+len("creator")+4+len("string"), le32(1<<30)), "at most"},
@@ -98,6 +102,27 @@ func TestReadRejects(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
+	}
+}
+
+// Versions 222 and 223 store float and vec3s grids as 224 does (224 changed only
+// point grids), and read the same.
+func TestReadsVersions222To224(t *testing.T) {
+	data := smallFile(t, ZIP|ActiveMask, true)
+	want, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []uint32{222, 223} {
+		got, err := Read(bytes.NewReader(patch(data, 8, le32(v))))
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if got.Version != v {
+			t.Errorf("version %d read as %d", v, got.Version)
+		}
+		expectSameGrid(t, fmt.Sprint("version ", v), want.Grids[0].Float, got.Grids[0].Float, false)
+		expectSameGrid(t, fmt.Sprint("version ", v), want.Grids[1].Vec3, got.Grids[1].Vec3, false)
 	}
 }
 
