@@ -202,15 +202,7 @@ func (r *treeReader[T]) readRoot() {
 
 // readUpper reads an upper internal node's masks and tile values, then its children.
 func (r *treeReader[T]) readUpper(origin levelset.Coord) {
-	childMask, valueMask := make(nodeMask, upperSlots/64), make(nodeMask, upperSlots/64)
-	r.mask(childMask, "upper node child mask")
-	r.mask(valueMask, "upper node value mask")
-	r.readValues(r.upperVals, valueMask, "upper node values")
-	for n, v := range r.upperVals {
-		if !childMask.isOn(n) {
-			r.addTile(upperSlotOrigin(origin, n), lowerLog2, v, valueMask.isOn(n))
-		}
-	}
+	childMask := r.internalNode(r.upperVals, origin, upperSlotOrigin, lowerLog2, "upper node")
 	for n := range upperSlots {
 		if childMask.isOn(n) && r.err == nil {
 			r.readLower(upperSlotOrigin(origin, n))
@@ -221,15 +213,7 @@ func (r *treeReader[T]) readUpper(origin levelset.Coord) {
 // readLower reads a lower internal node's masks and tile values, then the active
 // mask of each leaf; the leaves' values come later, with the buffers.
 func (r *treeReader[T]) readLower(origin levelset.Coord) {
-	childMask, valueMask := make(nodeMask, lowerSlots/64), make(nodeMask, lowerSlots/64)
-	r.mask(childMask, "lower node child mask")
-	r.mask(valueMask, "lower node value mask")
-	r.readValues(r.lowerVals, valueMask, "lower node values")
-	for n, v := range r.lowerVals {
-		if !childMask.isOn(n) {
-			r.addTile(lowerSlotOrigin(origin, n), levelset.LeafLog2, v, valueMask.isOn(n))
-		}
-	}
+	childMask := r.internalNode(r.lowerVals, origin, lowerSlotOrigin, levelset.LeafLog2, "lower node")
 	for n := range lowerSlots {
 		if childMask.isOn(n) && r.err == nil {
 			leaf := &levelset.Leaf[T]{Origin: lowerSlotOrigin(origin, n)}
@@ -238,6 +222,23 @@ func (r *treeReader[T]) readLower(origin levelset.Coord) {
 			r.out.AddLeaf(leaf)
 		}
 	}
+}
+
+// internalNode reads an internal node's child mask, value mask and values, adds
+// its tiles (slots without a child) of size 2^tileLog2, and returns the child mask.
+// vals is scratch of the node's size.
+func (r *treeReader[T]) internalNode(vals []T, origin levelset.Coord,
+	slotOrigin func(levelset.Coord, int) levelset.Coord, tileLog2 uint8, what string) nodeMask {
+	childMask, valueMask := make(nodeMask, len(vals)/64), make(nodeMask, len(vals)/64)
+	r.mask(childMask, what+" child mask")
+	r.mask(valueMask, what+" value mask")
+	r.readValues(vals, valueMask, what+" values")
+	for n, v := range vals {
+		if !childMask.isOn(n) {
+			r.addTile(slotOrigin(origin, n), tileLog2, v, valueMask.isOn(n))
+		}
+	}
+	return childMask
 }
 
 // addTile records a tile unless it is what an empty region reads as anyway. The

@@ -196,47 +196,46 @@ func (w *treeWriter[T]) writeTopology(e *enc, t *vdbTree[T]) {
 	lowerVals := make([]T, lowerSlots)
 	for _, u := range t.upper {
 		e.coord(u.origin)
-		childMask, valueMask := make(nodeMask, upperSlots/64), make(nodeMask, upperSlots/64)
-		fill(upperVals, w.bg)
-		for _, l := range u.lower {
-			n := upperSlot(l.origin)
-			childMask.set(n)
-			upperVals[n] = *new(T) // OpenVDB writes zero in child slots
+		children := make([]levelset.Coord, len(u.lower))
+		for i, l := range u.lower {
+			children[i] = l.origin
 		}
-		for _, tile := range u.tiles {
-			n := upperSlot(tile.Origin)
-			upperVals[n] = tile.Value
-			if tile.Active {
-				valueMask.set(n)
-			}
-		}
-		e.mask(childMask)
-		e.mask(valueMask)
-		w.values(e, upperVals, valueMask, childMask)
-
+		w.internalNode(e, upperVals, upperSlot, children, u.tiles)
 		for _, l := range u.lower {
-			childMask, valueMask := make(nodeMask, lowerSlots/64), make(nodeMask, lowerSlots/64)
-			fill(lowerVals, w.bg)
+			children = children[:0]
 			for _, leaf := range l.leaves {
-				n := lowerSlot(leaf.Origin)
-				childMask.set(n)
-				lowerVals[n] = *new(T)
+				children = append(children, leaf.Origin)
 			}
-			for _, tile := range l.tiles {
-				n := lowerSlot(tile.Origin)
-				lowerVals[n] = tile.Value
-				if tile.Active {
-					valueMask.set(n)
-				}
-			}
-			e.mask(childMask)
-			e.mask(valueMask)
-			w.values(e, lowerVals, valueMask, childMask)
+			w.internalNode(e, lowerVals, lowerSlot, children, l.tiles)
 			for _, leaf := range l.leaves {
 				e.mask(leaf.Active[:])
 			}
 		}
 	}
+}
+
+// internalNode writes an internal node's child mask, value mask and values: zero in
+// child slots (as OpenVDB writes), the tile values, and the background elsewhere.
+// vals is scratch of the node's size.
+func (w *treeWriter[T]) internalNode(e *enc, vals []T, slot func(levelset.Coord) int,
+	children []levelset.Coord, tiles []levelset.Tile[T]) {
+	childMask, valueMask := make(nodeMask, len(vals)/64), make(nodeMask, len(vals)/64)
+	fill(vals, w.bg)
+	for _, o := range children {
+		n := slot(o)
+		childMask.set(n)
+		vals[n] = *new(T)
+	}
+	for _, tile := range tiles {
+		n := slot(tile.Origin)
+		vals[n] = tile.Value
+		if tile.Active {
+			valueMask.set(n)
+		}
+	}
+	e.mask(childMask)
+	e.mask(valueMask)
+	w.values(e, vals, valueMask, childMask)
 }
 
 // writeBuffers writes every leaf's active mask and values, in topology order
