@@ -82,11 +82,14 @@ func BenchmarkRasterize(b *testing.B) {
 
 // BenchmarkInterpolate measures the gather of one particle from a window of nodes.
 func BenchmarkInterpolate(b *testing.B) {
-	var nodes [windowNodes]nodeVelocity
-	for i := range nodes {
-		nodes[i] = nodeVelocity{v: Vec3{float64(i), 1, 2}, dv: Vec3{3, float64(i), 2}}
+	var nodes window[nodeVelocity]
+	for i := 0; i < windowNodes; i++ {
+		nodes[i/64][i/8%8][i%8] = nodeVelocity{v: Vec3{float64(i), 1, 2}, dv: Vec3{3, float64(i), 2}}
 	}
-	_, ker := newKernel(Vec3{0.123, 0.456, 0.789}, 1/0.01)
+	var c kernelCache
+	c.set(Vec3{0.123, 0.456, 0.789}, 1/0.01)
+	var ker kernel
+	c.load(&ker)
 	var acc Vec3
 	for i := 0; i < b.N; i++ {
 		v, dv, g := interpolate(&nodes, &ker, i&3, (i>>2)&3, (i>>4)&3)

@@ -17,6 +17,7 @@ type particleBlock struct {
 // particleBins is the grouping for the current step.
 type particleBins struct {
 	order  []int32 // particle indices, grouped by block
+	group  []int32 // each particle's group, by particle index (scratch for the sort)
 	blocks []particleBlock
 	index  map[uint64]int32
 	colors [8][]int32 // particle blocks by colour
@@ -39,9 +40,10 @@ func (s *Sim) binParticles() {
 	b.blocks = b.blocks[:0]
 	if cap(b.order) < n {
 		b.order = make([]int32, n)
+		b.group = make([]int32, n)
 		s.cache = make([]kernelCache, n)
 	}
-	b.order = b.order[:n]
+	b.order, b.group = b.order[:n], b.group[:n]
 	s.cache = s.cache[:n]
 
 	// blockID returns the group of particle i, creating it when new. Particles are mostly
@@ -62,9 +64,13 @@ func (s *Sim) binParticles() {
 		return lastID
 	}
 
-	// Counting sort by group, groups in order of first appearance: deterministic.
+	// Counting sort by group, groups in order of first appearance: deterministic. The
+	// groups are remembered from the counting pass for the placing pass: finding one
+	// costs more than storing it.
 	for i := 0; i < n; i++ {
-		b.blocks[blockID(i)].end++
+		id := blockID(i)
+		b.group[i] = id
+		b.blocks[id].end++
 	}
 	var start int32
 	for k := range b.blocks {
@@ -74,15 +80,15 @@ func (s *Sim) binParticles() {
 	}
 	if s.Steps%reorderInterval == 0 {
 		// Physically sort: order[i] becomes i's destination, then particles move there.
-		for i := 0; i < n; i++ {
-			g := &b.blocks[blockID(i)]
+		for i, id := range b.group {
+			g := &b.blocks[id]
 			b.order[i] = g.end
 			g.end++
 		}
 		p.permute(b.order) // leaves order as the identity, which is now the grouping
 	} else {
-		for i := 0; i < n; i++ {
-			g := &b.blocks[blockID(i)]
+		for i, id := range b.group {
+			g := &b.blocks[id]
 			b.order[g.end] = int32(i)
 			g.end++
 		}

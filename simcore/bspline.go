@@ -43,26 +43,24 @@ func BSplineSlope(x float64) float64 {
 }
 
 // stencil1D returns the first node index of a particle's 4-node stencil along one axis
-// (X in cell units), the weights N(X - node) of the four nodes and their slopes dN/dX.
-// It is the closed form of BSpline and BSplineSlope at the four distances 1+f, f, 1-f, 2-f.
-func stencil1D(X float64) (base int, w, dw [4]float64) {
+// (X in cell units) and sets w and dw to the weights N(X - node) of the four nodes and
+// their slopes dN/dX. It is the closed form of BSpline and BSplineSlope at the four
+// distances 1+f, f, 1-f, 2-f. (It fills arrays the caller owns rather than returning
+// them: returned arrays are copied through the stack several times, and reading those
+// copies back stalls on the stores that made them.)
+func stencil1D(X float64, w, dw *[4]float64) (base int) {
 	fl := math.Floor(X)
 	f := X - fl
 	g := 1 - f
-	base = int(fl) - 1
-	w = [4]float64{
-		g * g * g / 6,
-		0.5*f*f*f - f*f + 2.0/3,
-		0.5*g*g*g - g*g + 2.0/3,
-		f * f * f / 6,
-	}
-	dw = [4]float64{
-		-0.5 * g * g,
-		1.5*f*f - 2*f,
-		-1.5*g*g + 2*g,
-		0.5 * f * f,
-	}
-	return base, w, dw
+	w[0] = g * g * g / 6
+	w[1] = 0.5*f*f*f - f*f + 2.0/3
+	w[2] = 0.5*g*g*g - g*g + 2.0/3
+	w[3] = f * f * f / 6
+	dw[0] = -0.5 * g * g
+	dw[1] = 1.5*f*f - 2*f
+	dw[2] = -1.5*g*g + 2*g
+	dw[3] = 0.5 * f * f
+	return int(fl) - 1
 }
 
 // kernel is a particle's 4x4x4 interpolation stencil for one time step: per axis the
@@ -80,36 +78,39 @@ type kernel struct {
 // one to derive because its weight is never below 1/6: deriving a tail weight, which can
 // be almost zero, would give it a large relative error or even a negative value.
 // 72 bytes per particle.
-type kernelCache [18]float32
+type kernelCache [3]cachedAxis
 
-// cached lists the nodes of an axis whose weight and slope the cache stores.
-var cached = [3]int{0, 2, 3}
+// cachedAxis is one axis of a kernelCache: the weights of nodes 0, 2 and 3, then their
+// slopes.
+type cachedAxis [6]float32
 
-func (c *kernelCache) store(k *kernel) {
-	for axis := 0; axis < 3; axis++ {
-		for j, a := range cached {
-			c[6*axis+j] = float32(k.W[axis][a])
-			c[6*axis+3+j] = float32(k.D[axis][a])
-		}
-	}
+// set stores the stencil of a particle at x for grid spacing h and returns the index of
+// its first node on each axis. The axes are written out, here and in load, so that every
+// access has a fixed offset.
+func (c *kernelCache) set(x Vec3, invH float64) (base [3]int) {
+	return [3]int{c[0].set(x[0] * invH), c[1].set(x[1] * invH), c[2].set(x[2] * invH)}
 }
 
+func (a *cachedAxis) set(X float64) (base int) {
+	var w, dw [4]float64
+	base = stencil1D(X, &w, &dw)
+	a[0], a[1], a[2] = float32(w[0]), float32(w[2]), float32(w[3])
+	a[3], a[4], a[5] = float32(dw[0]), float32(dw[2]), float32(dw[3])
+	return base
+}
+
+// load expands the stored stencil.
 func (c *kernelCache) load(k *kernel) {
-	for axis := 0; axis < 3; axis++ {
-		w0, w2, w3 := float64(c[6*axis]), float64(c[6*axis+1]), float64(c[6*axis+2])
-		d0, d2, d3 := float64(c[6*axis+3]), float64(c[6*axis+4]), float64(c[6*axis+5])
-		k.W[axis] = [4]float64{w0, 1 - w0 - w2 - w3, w2, w3}
-		k.D[axis] = [4]float64{d0, -d0 - d2 - d3, d2, d3}
-	}
+	c[0].load(&k.W[0], &k.D[0])
+	c[1].load(&k.W[1], &k.D[1])
+	c[2].load(&k.W[2], &k.D[2])
 }
 
-// newKernel returns the stencil of a particle at x for grid spacing h, with the index
-// of its first node on each axis.
-func newKernel(x Vec3, invH float64) (base [3]int, k kernel) {
-	for axis := 0; axis < 3; axis++ {
-		base[axis], k.W[axis], k.D[axis] = stencil1D(x[axis] * invH)
-	}
-	return base, k
+func (a *cachedAxis) load(w, d *[4]float64) {
+	w[0], w[2], w[3] = float64(a[0]), float64(a[1]), float64(a[2])
+	d[0], d[2], d[3] = float64(a[3]), float64(a[4]), float64(a[5])
+	w[1] = 1 - w[0] - w[2] - w[3]
+	d[1] = -d[0] - d[2] - d[3]
 }
 
 // stencilBase returns the first node of a particle's stencil without its weights.

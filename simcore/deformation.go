@@ -9,18 +9,33 @@ import "math"
 // F_P^{n+1} = V S^-1 S^ V^T F_P^n, so J_P^{n+1} = J_P^n det S^ / det S.
 //
 // The same SVD gives R_E = U V^T, so the stress that the next step's forces need is
-// computed here: one SVD per particle per step. It returns J_E = det F_E and the
-// hardened Lamé parameters.
-func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda float64) {
+// computed here: one SVD per particle per step, or none when nothing is clamped. It
+// returns J_E = det F_E and the hardened Lamé parameters.
+//
+// Matrices go by pointer here and in the helpers of the elastic case: a 3x3 array
+// passed or returned by value is copied through the stack in 16-byte pieces just after
+// being written in 8-byte ones, and each such copy waits for the stores to complete.
+func (s *Sim) updateDeformation(i int32, dt float64, gradV *Mat3) (jE, mu, lambda float64) {
 	p := s.P
 	pm := &p.Mat[i]
-	fe := p.FE[i].Mat3()
-	step := gradV.Scale(dt) // I + dt grad v
-	step[0], step[4], step[8] = step[0]+1, step[4]+1, step[8]+1
-	fHat := step.Mul(fe)
-	u, sig, v := SVD3(fHat)
-
+	var fHat Mat3
+	trialElastic(&fHat, &p.FE[i], gradV, dt)
 	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
+
+	if singularValuesWithin(&fHat, lo, hi) {
+		// Nothing to clamp, which is most particles in most steps: F_E = F^_E, J_P is
+		// unchanged, and the stress needs only R_E, which a few Newton steps give for
+		// an F_E this close to a rotation, at a fraction of the cost of an SVD.
+		var r Mat3
+		nearRotation(&r, &fHat)
+		p.FE[i].set(&fHat)
+		jE = fHat.Det()
+		mu, lambda = pm.hardened(float64(p.JP[i]))
+		kirchhoffStressPolar(&p.stress[i], &fHat, &r, jE, float64(p.Vol0[i]), mu, lambda)
+		return jE, mu, lambda
+	}
+
+	u, sig, v := SVD3(fHat)
 	clamped := sig
 	for k, x := range clamped {
 		if x < lo {
@@ -37,12 +52,71 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV Mat3) (jE, mu, lambda
 		fHat = composeSVD(u, clamped, v)
 		sig = clamped
 	}
-	p.FE[i] = Mat3fOf(fHat)
+	p.FE[i].set(&fHat)
 
 	jE = sig[0] * sig[1] * sig[2]
 	mu, lambda = pm.hardened(float64(p.JP[i]))
 	p.stress[i] = kirchhoffStress(u, sig, jE, float64(p.Vol0[i]), mu, lambda)
 	return jE, mu, lambda
+}
+
+// trialElastic sets f to the trial elastic gradient F^_E = (I + dt grad v) F_E of
+// equation (11).
+func trialElastic(f *Mat3, fe *Mat3f, gradV *Mat3, dt float64) {
+	for c := 0; c < 3; c++ {
+		e0, e1, e2 := float64(fe[c]), float64(fe[3+c]), float64(fe[6+c])
+		for r := 0; r < 3; r++ {
+			f[3*r+c] = float64(fe[3*r+c]) + dt*(gradV[3*r]*e0+gradV[3*r+1]*e1+gradV[3*r+2]*e2)
+		}
+	}
+}
+
+// singularValuesWithin reports whether all singular values of f lie strictly inside
+// (lo, hi) with det f > 0 (0 < lo < hi), without an SVD: the eigenvalues of f^T f must
+// then lie inside (lo^2, hi^2), that is f^T f - lo^2 I and hi^2 I - f^T f must both be
+// positive definite, which Sylvester's criterion (positive leading principal minors)
+// decides. A singular value within rounding of lo or hi may go either way; both answers
+// are right to that rounding. NaN gives false.
+func singularValuesWithin(f *Mat3, lo, hi float64) bool {
+	if !(f.Det() > 0) {
+		return false
+	}
+	// c = f^T f, symmetric: c_ij = column i . column j.
+	c00 := f[0]*f[0] + f[3]*f[3] + f[6]*f[6]
+	c11 := f[1]*f[1] + f[4]*f[4] + f[7]*f[7]
+	c22 := f[2]*f[2] + f[5]*f[5] + f[8]*f[8]
+	c01 := f[0]*f[1] + f[3]*f[4] + f[6]*f[7]
+	c02 := f[0]*f[2] + f[3]*f[5] + f[6]*f[8]
+	c12 := f[1]*f[2] + f[4]*f[5] + f[7]*f[8]
+	l, h := lo*lo, hi*hi
+	return positiveDefinite(c00-l, c11-l, c22-l, c01, c02, c12) &&
+		positiveDefinite(h-c00, h-c11, h-c22, -c01, -c02, -c12)
+}
+
+// positiveDefinite applies Sylvester's criterion to the symmetric matrix
+// [[a, d, e], [d, b, f], [e, f, c]].
+func positiveDefinite(a, b, c, d, e, f float64) bool {
+	m2 := a*b - d*d
+	return a > 0 && m2 > 0 && m2*c-a*f*f-b*e*e+2*d*e*f > 0
+}
+
+// nearRotation sets r to the rotation R of the polar decomposition f = R S for an f whose
+// singular values are positive and within a few percent of 1, as the plastic clamp keeps
+// F^_E's. Newton's iteration R <- (R + R^-T)/2 from R = f (Higham 1986) squares the
+// error |sigma - 1| each step and halves it: from the 0.025 of theta_c, three steps
+// reach 1e-15.
+func nearRotation(r, f *Mat3) {
+	*r = *f
+	for range 3 {
+		// The cofactors of r, which are det(r) r^-T.
+		c0, c1, c2 := r[4]*r[8]-r[5]*r[7], r[5]*r[6]-r[3]*r[8], r[3]*r[7]-r[4]*r[6]
+		c3, c4, c5 := r[2]*r[7]-r[1]*r[8], r[0]*r[8]-r[2]*r[6], r[1]*r[6]-r[0]*r[7]
+		c6, c7, c8 := r[1]*r[5]-r[2]*r[4], r[2]*r[3]-r[0]*r[5], r[0]*r[4]-r[1]*r[3]
+		k := 0.5 / (r[0]*c0 + r[1]*c1 + r[2]*c2)
+		r[0], r[1], r[2] = 0.5*r[0]+k*c0, 0.5*r[1]+k*c1, 0.5*r[2]+k*c2
+		r[3], r[4], r[5] = 0.5*r[3]+k*c3, 0.5*r[4]+k*c4, 0.5*r[5]+k*c5
+		r[6], r[7], r[8] = 0.5*r[6]+k*c6, 0.5*r[7]+k*c7, 0.5*r[8]+k*c8
+	}
 }
 
 // composeSVD returns U diag(s) V^T.
@@ -73,6 +147,21 @@ func kirchhoffStress(u Mat3, sig Vec3, jE, vol0, mu, lambda float64) Sym3f {
 		return float32(u[3*r]*d[0]*u[3*c] + u[3*r+1]*d[1]*u[3*c+1] + u[3*r+2]*d[2]*u[3*c+2])
 	}
 	return Sym3f{at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)}
+}
+
+// kirchhoffStressPolar sets st to kirchhoffStress computed from F_E and its rotation R_E
+// instead of the SVD: V^0 dPsi/dF_E F_E^T for equation (1) is
+// V^0 (2 mu (F_E - R_E) F_E^T + lambda (J_E - 1) J_E I), the same matrix, since
+// (F_E - R_E) F_E^T = U (S - I) S U^T.
+func kirchhoffStressPolar(st *Sym3f, f, r *Mat3, jE, vol0, mu, lambda float64) {
+	vol := lambda * (jE - 1) * jE
+	// (2 mu (F - R) F^T)_rc + vol delta_rc = sum_k 2 mu (f_rk - r_rk) f_ck + vol delta_rc
+	at := func(i, j int, diag float64) float32 {
+		a0, a1, a2 := f[3*i]-r[3*i], f[3*i+1]-r[3*i+1], f[3*i+2]-r[3*i+2]
+		return float32(vol0 * (2*mu*(a0*f[3*j]+a1*f[3*j+1]+a2*f[3*j+2]) + diag))
+	}
+	st[0], st[1], st[2] = at(0, 0, vol), at(1, 1, vol), at(2, 2, vol)
+	st[3], st[4], st[5] = at(0, 1, 0), at(0, 2, 0), at(1, 2, 0)
 }
 
 // waveSpeed2 returns the square of the elastic (P-wave) speed (lambda + 2 mu)/rho of

@@ -62,7 +62,7 @@ func TestPlasticityClamp(t *testing.T) {
 	s := &Sim{P: p}
 	// A velocity gradient that stretches x by 5% and compresses y by 5% in dt = 1.
 	gradV := Diag(Vec3{0.05, -0.05, 0.001})
-	jE, _, _ := s.updateDeformation(0, 1, gradV)
+	jE, _, _ := s.updateDeformation(0, 1, &gradV)
 	fe := p.FE[0].Mat3()
 	_, sig, _ := SVD3(fe)
 	if math.Abs(sig[0]-(1+7.5e-3)) > 1e-6 || math.Abs(sig[2]-(1-2.5e-2)) > 1e-6 || math.Abs(sig[1]-1.001) > 1e-6 {
@@ -76,11 +76,72 @@ func TestPlasticityClamp(t *testing.T) {
 	q := &Particles{}
 	q.Add(Vec3{}, Vec3{}, 1, DefaultMaterial.PerParticle())
 	q.Vol0[0] = 1
-	(&Sim{P: q}).updateDeformation(0, 1, Diag(Vec3{0.005, -0.01, 0}))
+	gradV = Diag(Vec3{0.005, -0.01, 0})
+	(&Sim{P: q}).updateDeformation(0, 1, &gradV)
 	if q.JP[0] != 1 {
 		t.Fatalf("elastic deformation changed J_P to %g", q.JP[0])
 	}
 	if got := q.FE[0].Mat3(); math.Abs(got[0]-1.005) > 1e-7 || math.Abs(got[4]-0.99) > 1e-7 {
 		t.Fatalf("F_E = %v, want diag(1.005, 0.99, 1)", got)
+	}
+}
+
+// The elastic shortcut of stage 7 agrees with the SVD: singularValuesWithin decides as
+// the singular values do, nearRotation is the polar rotation, and kirchhoffStressPolar
+// is kirchhoffStress.
+func TestElasticShortcutMatchesSVD(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pm := DefaultMaterial.PerParticle()
+	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
+	inside := 0
+	for n := 0; n < 20000; n++ {
+		// Singular values around the yield limits, some inverted.
+		var sig Vec3
+		for k := range sig {
+			sig[k] = 0.96 + 0.06*rng.Float64()
+		}
+		if n%10 == 0 {
+			sig[2] = -sig[2]
+		}
+		f := svdRandRotation(rng).Mul(Diag(sig)).Mul(svdRandRotation(rng).T())
+		want, nearLimit := true, false
+		for _, x := range sig {
+			want = want && x > lo && x < hi
+			nearLimit = nearLimit || math.Abs(x-lo) < 1e-12 || math.Abs(x-hi) < 1e-12
+		}
+		if nearLimit {
+			continue // within rounding of a limit, where either answer is right
+		}
+		if got := singularValuesWithin(&f, lo, hi); got != want {
+			t.Fatalf("sigma %v: singularValuesWithin = %v", sig, got)
+		}
+		if !want {
+			continue
+		}
+		inside++
+		r, _ := Polar3(f)
+		var near Mat3
+		nearRotation(&near, &f)
+		if d := near.Sub(r).FrobeniusNorm(); d > 1e-14 {
+			t.Fatalf("sigma %v: nearRotation differs from Polar3 by %g", sig, d)
+		}
+		u, s, _ := SVD3(f)
+		jE := f.Det()
+		mu, lambda := pm.hardened(0.9 + 0.2*rng.Float64())
+		a := kirchhoffStress(u, s, jE, 1e-6, mu, lambda)
+		var b Sym3f
+		kirchhoffStressPolar(&b, &f, &near, jE, 1e-6, mu, lambda)
+		scale := 0.0
+		for k := range a {
+			scale = max(scale, math.Abs(float64(a[k])))
+		}
+		for k := range a {
+			if math.Abs(float64(a[k]-b[k])) > 1e-6*scale {
+				t.Fatalf("sigma %v: stress %v from the SVD, %v from the polar rotation", sig, a, b)
+			}
+		}
+	}
+	if inside < 1000 {
+		t.Fatalf("only %d of the samples were elastic", inside)
 	}
 }

@@ -42,9 +42,10 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	invH := s.invH
 	// Copy the window's velocities into dense memory.
 	nodes := &ws.velocities
-	blocks := s.grid.blocks
-	forWindowNodes(g, func(w int, blk int32, n int) {
-		nodes[w] = nodeVelocity{blocks[blk][n].mv, blocks[blk][n].f}
+	forWindowRows(g, s.grid.blocks, nodes, func(w *[blockWidth]nodeVelocity, n *[blockWidth]node) {
+		for c := range w {
+			w[c] = nodeVelocity{n[c].mv, n[c].f}
+		}
 	})
 	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
 
@@ -60,19 +61,34 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
 		x := p.X[i]
-		base := stencilBase(x, invH)
+		ox, oy, oz := stencilOffset(stencilBase(x, invH))
 		s.cache[k].load(&ker)
-		ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+		vPIC, dv, gradV := interpolate(nodes, &ker, ox, oy, oz)
+		for j := range gradV {
+			gradV[j] *= invH // from h grad v
+		}
 
-		vPIC, dv, hGrad := interpolate(nodes, &ker, ox, oy, oz)
-		gv := hGrad.Scale(invH)
+		jE, mu, lambda := s.updateDeformation(i, dt, &gradV) // 7
 
-		jE, mu, lambda := s.updateDeformation(i, dt, gv) // 7
-
-		v := vPIC.Scale(1 - alpha).Add(p.V[i].Add(dv).Scale(alpha))                  // 8
-		v = collide(inReach(near, s.colliders, v, dt, h), x.Add(v.Scale(dt)), v, t1) // 9
-		x = s.keepInDomain(x.Add(v.Scale(dt)))                                       // 10
-		p.V[i], p.X[i] = v, x
+		// Stages 8-10 component by component: chains of Vec3 methods pass arrays by value,
+		// and each copy of an array just written waits for its stores, which costs more
+		// than the arithmetic.
+		var v, xEnd Vec3
+		for a := range v {
+			v[a] = (1-alpha)*vPIC[a] + alpha*(p.V[i][a]+dv[a]) // 8
+			xEnd[a] = x[a] + v[a]*dt
+		}
+		if cs := inReach(near, s.colliders, v, dt, h); len(cs) > 0 {
+			v = collide(cs, xEnd, v, t1) // 9
+			for a := range xEnd {
+				xEnd[a] = x[a] + v[a]*dt
+			}
+		}
+		s.keepInDomain(&xEnd) // 10
+		pv, px := &p.V[i], &p.X[i]
+		for a := range v {
+			pv[a], px[a] = v[a], xEnd[a]
+		}
 
 		speed2 := v.Dot(v)
 		ws.stats.maxSpeed2 = max(ws.stats.maxSpeed2, speed2)
@@ -80,7 +96,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		if !(speed2 < math.Inf(1)) || !(math.Abs(jE) < math.Inf(1)) {
 			if ws.stats.bad < 0 || p.ID[i] < p.ID[ws.stats.bad] {
 				ws.stats.bad = int(i)
-				ws.stats.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", x, v, jE)
+				ws.stats.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", xEnd, v, jE)
 			}
 		}
 	}
@@ -89,7 +105,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 // keepInDomain clamps a position into the domain. The walls are colliders and stop snow
 // first; this guard only catches what round-off or a fast collider pushes past them, so
 // that no particle is ever lost.
-func (s *Sim) keepInDomain(x Vec3) Vec3 {
+func (s *Sim) keepInDomain(x *Vec3) {
 	lo, hi := s.Domain.Min, s.Domain.Max
 	for a := 0; a < 3; a++ {
 		if x[a] < lo[a] {
@@ -98,5 +114,4 @@ func (s *Sim) keepInDomain(x Vec3) Vec3 {
 			x[a] = hi[a]
 		}
 	}
-	return x
 }

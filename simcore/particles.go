@@ -41,6 +41,13 @@ func Mat3fOf(a Mat3) Mat3f {
 	return m
 }
 
+// set narrows a into m.
+func (m *Mat3f) set(a *Mat3) {
+	for i, x := range a {
+		m[i] = float32(x)
+	}
+}
+
 // Sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
 type Sym3f [6]float32
 

@@ -91,8 +91,8 @@ type Sim struct {
 
 // workerScratch is one worker's private memory.
 type workerScratch struct {
-	window     [windowNodes]node         // a particle block's 2x2x2 node blocks, for the scatter
-	velocities [windowNodes]nodeVelocity // the same nodes' velocities, for the gather
+	window     window[node]         // a particle block's 2x2x2 node blocks, for the scatter
+	velocities window[nodeVelocity] // the same nodes' velocities, for the gather
 	stats      stepStats
 	near       []Collider // the colliders within reach of the current block
 }

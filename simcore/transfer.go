@@ -5,20 +5,28 @@ import "math"
 // Transfers between particles and the grid. A worker handles one particle block at a
 // time through a dense window of its 2x2x2 node blocks (see bins.go).
 
-// windowIndex returns the position in a window of the node at offset (a, b, c) from the
-// window's first node.
-func windowIndex(a, b, c int) int { return (a*windowWidth+b)*windowWidth + c }
+// window is a particle block's 2x2x2 node blocks as one dense array, indexed [x][y][z]
+// from the first node of the block.
+type window[T any] [windowWidth][windowWidth][windowWidth]T
 
-// forWindowNodes calls fn(windowPos, block, nodeInBlock) for every node of a window.
-func forWindowNodes(g *particleBlock, fn func(w int, block int32, n int)) {
+// stencilOffset returns where a stencil whose first node is base starts in its group's
+// window. Grouping by the block of base puts it within the first block, so the offsets
+// are base mod 4; saying so with a mask lets the compiler prove that win[ox+a][oy+b][oz+c]
+// is in bounds for a, b, c < 4 and drop the checks from the transfers' inner loops.
+func stencilOffset(base [3]int) (ox, oy, oz int) {
+	const m = blockWidth - 1
+	return base[0] & m, base[1] & m, base[2] & m
+}
+
+// forWindowRows calls fn for every row of four nodes along z of a window, with the
+// same nodes in the grid: win[x][y][z:z+4] and the row of a node block that holds them.
+func forWindowRows[T any](g *particleBlock, blocks []nodeBlock, win *window[T], fn func(w *[blockWidth]T, n *[blockWidth]node)) {
 	for d := 0; d < 8; d++ {
-		blk := g.window[d]
+		blk := &blocks[g.window[d]]
 		ox, oy, oz := (d>>2)*blockWidth, ((d>>1)&1)*blockWidth, (d&1)*blockWidth
 		for a := 0; a < blockWidth; a++ {
 			for b := 0; b < blockWidth; b++ {
-				for c := 0; c < blockWidth; c++ {
-					fn(windowIndex(ox+a, oy+b, oz+c), blk, (a*blockWidth+b)*blockWidth+c)
-				}
+				fn((*[blockWidth]T)(win[ox+a][oy+b][oz:]), (*[blockWidth]node)(blk[(a*blockWidth+b)*blockWidth:]))
 			}
 		}
 	}
@@ -39,16 +47,15 @@ func (s *Sim) rasterize() {
 	}
 }
 
-func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
+func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	p := s.P
 	invH := s.invH
-	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
+	var ker kernel
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
-		base, ker := newKernel(p.X[i], invH)
-		s.cache[k].store(&ker)
+		base := s.cache[k].set(p.X[i], invH)
 		s.cache[k].load(&ker) // scatter with exactly the weights the gather will use
-		ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+		ox, oy, oz := stencilOffset(base)
 
 		m := float64(p.Mass[i])
 		mv := p.V[i].Scale(m)
@@ -71,9 +78,9 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 				pxx, pxy, pxz := sxx*dab+sxy*adb, sxy*dab+syy*adb, sxz*dab+syz*adb
 				qxx, qxy, qxz := sxz*wab, syz*wab, szz*wab
 				mw, mvx, mvy, mvz := m*wab, mv[0]*wab, mv[1]*wab, mv[2]*wab
-				row := win[windowIndex(ox+a, oy+b, oz):][:4]
+				row := &win[ox+a][oy+b]
 				// The four nodes along z, unrolled (as in interpolate).
-				n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
+				n0, n1, n2, n3 := &row[oz], &row[oz+1], &row[oz+2], &row[oz+3]
 				n0.mass += mw * w0
 				n1.mass += mw * w1
 				n2.mass += mw * w2
@@ -107,13 +114,13 @@ func (s *Sim) rasterizeBlock(win *[windowNodes]node, g *particleBlock) {
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour
 	// have disjoint windows, so no other worker touches these nodes now.
-	blocks := s.grid.blocks
-	forWindowNodes(g, func(w int, blk int32, n int) {
-		src, dst := &win[w], &blocks[blk][n]
-		dst.mass += src.mass
-		dst.mv = dst.mv.Add(src.mv)
-		dst.f = dst.f.Add(src.f)
-		*src = node{}
+	forWindowRows(g, s.grid.blocks, win, func(src, dst *[blockWidth]node) {
+		for c := range src {
+			dst[c].mass += src[c].mass
+			dst[c].mv = dst[c].mv.Add(src[c].mv)
+			dst[c].f = dst[c].f.Add(src[c].f)
+		}
+		*src = [blockWidth]node{}
 	})
 }
 
@@ -138,31 +145,31 @@ func (s *Sim) gatherVolumes() {
 	parallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
 		g := &s.bins.blocks[k]
 		win := &s.work[w].window
-		blocks := s.grid.blocks
-		forWindowNodes(g, func(wi int, blk int32, n int) { win[wi].mass = blocks[blk][n].mass })
-		origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
+		forWindowRows(g, s.grid.blocks, win, func(w, n *[blockWidth]node) {
+			for c := range w {
+				w[c].mass = n[c].mass
+			}
+		})
 		var ker kernel
 		for k := g.start; k < g.end; k++ {
 			i := s.bins.order[k]
 			base := stencilBase(p.X[i], s.invH)
 			s.cache[k].load(&ker)
-			ox, oy, oz := base[0]-origin[0], base[1]-origin[1], base[2]-origin[2]
+			ox, oy, oz := stencilOffset(base)
 			rho := 0.0
 			for a := 0; a < 4; a++ {
 				for b := 0; b < 4; b++ {
-					row := windowIndex(ox+a, oy+b, oz)
+					row := &win[ox+a][oy+b]
 					wab := ker.W[0][a] * ker.W[1][b]
 					for c := 0; c < 4; c++ {
-						rho += win[row+c].mass * wab * ker.W[2][c]
+						rho += row[oz+c].mass * wab * ker.W[2][c]
 					}
 				}
 			}
 			rho /= h3
 			p.Vol0[i] = float32(float64(p.Mass[i]) / rho)
 		}
-		for wi := range win {
-			win[wi].mass = 0
-		}
+		*win = window[node]{}
 	})
 	s.volumesKnown = true
 	s.maxSpeed, s.maxWaveSpeed = 0, 0
@@ -174,7 +181,7 @@ func (s *Sim) gatherVolumes() {
 }
 
 // interpolate returns, for a particle whose kernel is ker and whose stencil starts at
-// window offset (ox, oy, oz), the PIC velocity sum_i v_i^{n+1} w_ip, the FLIP change
+// offset (ox, oy, oz) of the window (see stencilOffset), the PIC velocity sum_i v_i^{n+1} w_ip, the FLIP change
 // sum_i (v_i^{n+1} - v_i^n) w_ip, and h grad v_p = h sum_i v_i^{n+1} (grad w_ip)^T.
 //
 // The kernel is a tensor product, w_ip = Wx[a] Wy[b] Wz[c] and h grad w_ip =
@@ -182,21 +189,33 @@ func (s *Sim) gatherVolumes() {
 // time: along z with Wz and Dz, then along y, then along x, each pass with few enough
 // running sums to stay in registers. That is about two thirds of the multiply-adds of
 // summing node by node.
-func interpolate(nodes *[windowNodes]nodeVelocity, ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
-	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v.
+func interpolate(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
+	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v. The weights
+	// stay in registers and the components are written out, so that every node value is
+	// loaded once at a fixed offset (a loop over components would address each load
+	// through its index, and reloading weights keeps the load ports busy).
 	var alongZ [16][9]float64
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
-	for ab := 0; ab < 16; ab++ {
-		// The four nodes along z, unrolled: the loop's bookkeeping costs as much as its sums.
-		row := nodes[windowIndex(ox+ab>>2, oy+ab&3, oz):][:4]
-		n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
-		z := &alongZ[ab]
-		for k := 0; k < 3; k++ {
-			v0, v1, v2, v3 := n0.v[k], n1.v[k], n2.v[k], n3.v[k]
-			z[k] = w0*v0 + w1*v1 + w2*v2 + w3*v3
-			z[6+k] = d0*v0 + d1*v1 + d2*v2 + d3*v3
-			z[3+k] = w0*n0.dv[k] + w1*n1.dv[k] + w2*n2.dv[k] + w3*n3.dv[k]
+	const m = blockWidth - 1
+	ox, oy, oz = ox&m, oy&m, oz&m // no-ops that let the compiler drop the bounds checks
+	for a := 0; a < 4; a++ {
+		for b := 0; b < 4; b++ {
+			row := &nodes[ox+a][oy+b]
+			n0, n1, n2, n3 := &row[oz], &row[oz+1], &row[oz+2], &row[oz+3]
+			z := &alongZ[4*a+b]
+			v0, v1, v2, v3 := n0.v[0], n1.v[0], n2.v[0], n3.v[0]
+			z[0] = dot4(w0, w1, w2, w3, v0, v1, v2, v3)
+			z[6] = dot4(d0, d1, d2, d3, v0, v1, v2, v3)
+			z[3] = dot4(w0, w1, w2, w3, n0.dv[0], n1.dv[0], n2.dv[0], n3.dv[0])
+			v0, v1, v2, v3 = n0.v[1], n1.v[1], n2.v[1], n3.v[1]
+			z[1] = dot4(w0, w1, w2, w3, v0, v1, v2, v3)
+			z[7] = dot4(d0, d1, d2, d3, v0, v1, v2, v3)
+			z[4] = dot4(w0, w1, w2, w3, n0.dv[1], n1.dv[1], n2.dv[1], n3.dv[1])
+			v0, v1, v2, v3 = n0.v[2], n1.v[2], n2.v[2], n3.v[2]
+			z[2] = dot4(w0, w1, w2, w3, v0, v1, v2, v3)
+			z[8] = dot4(d0, d1, d2, d3, v0, v1, v2, v3)
+			z[5] = dot4(w0, w1, w2, w3, n0.dv[2], n1.dv[2], n2.dv[2], n3.dv[2])
 		}
 	}
 	// Along y, for each a: sums with Wy Wz (v, dv), Dy Wz (v) and Wy Dz (v).
@@ -207,11 +226,11 @@ func interpolate(nodes *[windowNodes]nodeVelocity, ker *kernel, ox, oy, oz int) 
 		z0, z1, z2, z3 := &alongZ[4*a], &alongZ[4*a+1], &alongZ[4*a+2], &alongZ[4*a+3]
 		y := &alongY[a]
 		for k := 0; k < 6; k++ {
-			y[k] = w0*z0[k] + w1*z1[k] + w2*z2[k] + w3*z3[k]
+			y[k] = dot4(w0, w1, w2, w3, z0[k], z1[k], z2[k], z3[k])
 		}
 		for k := 0; k < 3; k++ {
-			y[6+k] = d0*z0[k] + d1*z1[k] + d2*z2[k] + d3*z3[k]
-			y[9+k] = w0*z0[6+k] + w1*z1[6+k] + w2*z2[6+k] + w3*z3[6+k]
+			y[6+k] = dot4(d0, d1, d2, d3, z0[k], z1[k], z2[k], z3[k])
+			y[9+k] = dot4(w0, w1, w2, w3, z0[6+k], z1[6+k], z2[6+k], z3[6+k])
 		}
 	}
 	// Along x.
@@ -219,11 +238,17 @@ func interpolate(nodes *[windowNodes]nodeVelocity, ker *kernel, ox, oy, oz int) 
 	d0, d1, d2, d3 = ker.D[0][0], ker.D[0][1], ker.D[0][2], ker.D[0][3]
 	y0, y1, y2, y3 := &alongY[0], &alongY[1], &alongY[2], &alongY[3]
 	for k := 0; k < 3; k++ {
-		vPIC[k] = w0*y0[k] + w1*y1[k] + w2*y2[k] + w3*y3[k]
-		dv[k] = w0*y0[3+k] + w1*y1[3+k] + w2*y2[3+k] + w3*y3[3+k]
-		hGrad[3*k] = d0*y0[k] + d1*y1[k] + d2*y2[k] + d3*y3[k]
-		hGrad[3*k+1] = w0*y0[6+k] + w1*y1[6+k] + w2*y2[6+k] + w3*y3[6+k]
-		hGrad[3*k+2] = w0*y0[9+k] + w1*y1[9+k] + w2*y2[9+k] + w3*y3[9+k]
+		vPIC[k] = dot4(w0, w1, w2, w3, y0[k], y1[k], y2[k], y3[k])
+		dv[k] = dot4(w0, w1, w2, w3, y0[3+k], y1[3+k], y2[3+k], y3[3+k])
+		hGrad[3*k] = dot4(d0, d1, d2, d3, y0[k], y1[k], y2[k], y3[k])
+		hGrad[3*k+1] = dot4(w0, w1, w2, w3, y0[6+k], y1[6+k], y2[6+k], y3[6+k])
+		hGrad[3*k+2] = dot4(w0, w1, w2, w3, y0[9+k], y1[9+k], y2[9+k], y3[9+k])
 	}
 	return vPIC, dv, hGrad
+}
+
+// dot4 returns (w0, w1, w2, w3) . (x0, x1, x2, x3), summed in pairs to shorten the
+// chain of additions.
+func dot4(w0, w1, w2, w3, x0, x1, x2, x3 float64) float64 {
+	return (w0*x0 + w1*x1) + (w2*x2 + w3*x3)
 }
