@@ -1,5 +1,7 @@
 package simcore
 
+import "snowtools/levelset"
+
 // The sparse grid: only blocks of 4x4x4 nodes that some particle's kernel reaches exist,
 // so memory and time follow the number of particles, not the size of the domain.
 // Node (i, j, k) sits at (i h, j h, k h); its block is (i>>2, j>>2, k>>2).
@@ -76,7 +78,7 @@ func (g *sparseGrid) allocate(workers int) {
 		return
 	}
 	g.blocks = g.blocks[:n]
-	parallelFor(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
+	levelset.ParallelFor(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
 }
 
 // blockOf returns the block containing node n.

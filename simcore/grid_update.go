@@ -1,6 +1,10 @@
 package simcore
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset"
+)
 
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
 // v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
@@ -14,7 +18,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
 	// would carry it more than one cell in a step is tested against every collider.
 	reach := math.Sqrt(3)*1.5*h + h
-	parallelFor(s.threads, len(g.blocks), func(w, bi int) {
+	levelset.ParallelFor(s.threads, len(g.blocks), func(w, bi int) {
 		blk := &g.blocks[bi]
 		c := g.coords[bi]
 		centre := Vec3{

@@ -3,6 +3,8 @@ package simcore
 import (
 	"fmt"
 	"math"
+
+	"snowtools/levelset"
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: interpolate the
@@ -14,7 +16,7 @@ func (s *Sim) updateParticles(dt, t1 float64) error {
 	for w := range s.work {
 		s.work[w].stats = stepStats{bad: -1}
 	}
-	parallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+	levelset.ParallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
 		s.updateBlock(&s.work[w], &s.bins.blocks[k], dt, t1)
 	})
 	s.maxSpeed, s.maxWaveSpeed = 0, 0

@@ -1,6 +1,10 @@
 package simcore
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset"
+)
 
 // Transfers between particles and the grid. A worker handles one particle block at a
 // time through a dense window of its 2x2x2 node blocks (see bins.go).
@@ -41,7 +45,7 @@ func forWindowRows[T any](g *particleBlock, blocks []nodeBlock, win *window[T], 
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
-		parallelFor(s.threads, len(list), func(w, k int) {
+		levelset.ParallelFor(s.threads, len(list), func(w, k int) {
 			s.rasterizeBlock(&s.work[w].window, &s.bins.blocks[list[k]])
 		})
 	}
@@ -142,7 +146,7 @@ func (s *Sim) measureVolumes() {
 func (s *Sim) gatherVolumes() {
 	p := s.P
 	h3 := s.H * s.H * s.H
-	parallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+	levelset.ParallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
 		g := &s.bins.blocks[k]
 		win := &s.work[w].window
 		forWindowRows(g, s.grid.blocks, win, func(w, n *[blockWidth]node) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"snowtools/cmd/internal/seq"
 	"snowtools/levelset"
 	"snowtools/simcore"
 )
@@ -349,22 +350,25 @@ func parseMode(s string) (simcore.ContactMode, error) {
 	return 0, fmt.Errorf("%q: must be \"separate\", \"slip\" or \"sticky\"", s)
 }
 
-// checkPattern accepts a plain file name holding exactly one frame placeholder.
+// checkPattern accepts a plain file name holding exactly one frame placeholder
+// (see package seq: ####, %04d, or another padding).
 func checkPattern(p string) error {
 	if p != filepath.Base(p) {
 		return fmt.Errorf("%q: a file name, without folders (set output.dir for the folder)", p)
 	}
-	if strings.Count(p, "####")+strings.Count(p, "%04d") != 1 {
+	_, ok, err := seq.ParsePattern(p)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return fmt.Errorf("%q: needs one #### or %%04d for the frame number", p)
 	}
 	return nil
 }
 
-// frameName returns the file name of frame f.
+// frameName returns the file name of frame f of a pattern that checkPattern
+// accepted.
 func frameName(pattern string, f int) string {
-	num := fmt.Sprintf("%04d", f)
-	if strings.Contains(pattern, "####") {
-		return strings.Replace(pattern, "####", num, 1)
-	}
-	return strings.Replace(pattern, "%04d", num, 1)
+	p, _, _ := seq.ParsePattern(pattern)
+	return p.Path(f)
 }

@@ -1,16 +1,16 @@
-package simcore
+package levelset
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// parallelFor calls body(worker, i) for every i in [0, n) on up to `workers`
+// ParallelFor calls body(worker, i) for every i in [0, n) on up to `workers`
 // goroutines, handing out indices one at a time. Each worker has its own id in
 // [0, workers) for its scratch memory. Results never depend on which worker ran
 // which index: bodies write disjoint data, and reductions are combined by the
 // caller in worker-independent ways.
-func parallelFor(workers, n int, body func(worker, i int)) {
+func ParallelFor(workers, n int, body func(worker, i int)) {
 	if workers > n {
 		workers = n
 	}
@@ -38,11 +38,11 @@ func parallelFor(workers, n int, body func(worker, i int)) {
 	wg.Wait()
 }
 
-// parallelRanges splits [0, n) into chunks of about chunk indices and calls
+// ParallelRanges splits [0, n) into chunks of about chunk indices and calls
 // body(worker, lo, hi) for each, in parallel.
-func parallelRanges(workers, n, chunk int, body func(worker, lo, hi int)) {
+func ParallelRanges(workers, n, chunk int, body func(worker, lo, hi int)) {
 	chunks := (n + chunk - 1) / chunk
-	parallelFor(workers, chunks, func(w, c int) {
+	ParallelFor(workers, chunks, func(w, c int) {
 		lo := c * chunk
 		body(w, lo, min(lo+chunk, n))
 	})

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"snowtools/formats/vdb"
+	"snowtools/levelset"
+)
+
+// writeCubeSequence writes name1.obj ... nameN.obj (Blender's naming): a cube of
+// side 1 whose centre moves by step metres along x per frame.
+func writeCubeSequence(t *testing.T, dir, name string, frames int, step float64) {
+	t.Helper()
+	for f := 1; f <= frames; f++ {
+		var b strings.Builder
+		x := step * float64(f-1)
+		for _, c := range [8][3]float64{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}} {
+			fmt.Fprintf(&b, "v %g %g %g\n", c[0]-0.5+x, c[1]-0.5, c[2]-0.5)
+		}
+		// Quads, counter-clockwise from outside: the reader triangulates them.
+		b.WriteString("f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n")
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s%d.obj", name, f)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func runVoxelize(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	code := run(args, &stderr)
+	return code, stderr.String()
+}
+
+func readVDB(t *testing.T, path string) *vdb.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	file, err := vdb.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return file
+}
+
+// A translating cube: every frame's file has the three grids, the metadata, the
+// cube's velocity (step x fps along x) on the band and the inside below it.
+func TestVoxelizeOBJSequence(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "cube", 4, 0.05)
+	out := filepath.Join(dir, "out", "cube.####.vdb")
+	code, log := runVoxelize(t, "-voxel", "0.05", "-fps", "10", "-o", out, filepath.Join(dir, "cube1.obj"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	t.Log(log)
+	for f := 1; f <= 4; f++ {
+		file := readVDB(t, filepath.Join(dir, "out", fmt.Sprintf("cube.%04d.vdb", f)))
+		if file.Meta["frame"] != int32(f) || file.Meta["fps"] != 10.0 || math.Abs(file.Meta["time"].(float64)-float64(f-1)/10) > 1e-12 {
+			t.Errorf("frame %d metadata: %v", f, file.Meta)
+		}
+		surface, velocity, normal := file.Grid("surface"), file.Grid("velocity"), file.Grid("normal")
+		if surface == nil || velocity == nil || normal == nil {
+			t.Fatalf("frame %d: grids %v", f, file.Grids)
+		}
+		if surface.Class != vdb.LevelSet || surface.Float == nil || velocity.Vec3 == nil || normal.Vec3 == nil {
+			t.Fatalf("frame %d: wrong grid types", f)
+		}
+		// 0.05 m per frame at 10 fps: 0.5 m/s along x, central or one-sided.
+		velocity.Vec3.ForEachActive(func(c levelset.Coord, v levelset.Vec3f) {
+			if math.Abs(float64(v[0])-0.5) > 1e-5 || v[1] != 0 || v[2] != 0 {
+				t.Fatalf("frame %d voxel %v: velocity %v, want (0.5, 0, 0)", f, c, v)
+			}
+		})
+		// The cube's centre is inside, 2 m away is outside.
+		centre := levelset.Coord{int32(math.Round(0.05 * float64(f-1) / 0.05)), 0, 0}
+		if phi := surface.Float.Get(centre); phi >= 0 {
+			t.Errorf("frame %d: phi at the centre = %g", f, phi)
+		}
+		if phi := surface.Float.Get(levelset.Coord{40, 0, 0}); phi <= 0 {
+			t.Errorf("frame %d: phi 2 m away = %g", f, phi)
+		}
+	}
+}
+
+// -frames gives the files of a full run, so a cache can be split over machines.
+func TestVoxelizeFrameRangeMatchesFullRun(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "cube", 5, 0.1)
+	full, part := filepath.Join(dir, "full.####.vdb"), filepath.Join(dir, "part.####.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.1", "-o", full, filepath.Join(dir, "cube1.obj")); code != 0 {
+		t.Fatal(log)
+	}
+	if code, log := runVoxelize(t, "-voxel", "0.1", "-frames", "2-3", "-o", part, filepath.Join(dir, "cube1.obj")); code != 0 {
+		t.Fatal(log)
+	}
+	for f := 1; f <= 5; f++ {
+		_, err := os.Stat(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
+		if (f == 2 || f == 3) != (err == nil) {
+			t.Errorf("frame %d: written = %v", f, err == nil)
+		}
+	}
+	for _, f := range []int{2, 3} {
+		a, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("full.%04d.vdb", f)))
+		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
+		if !bytes.Equal(a, b) {
+			t.Errorf("frame %d differs between the full and the partial run", f)
+		}
+	}
+}
+
+func TestVoxelizeTopologyChangeNamesBothFrames(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "cube", 3, 0.1)
+	// Frame 3 loses a face.
+	p := filepath.Join(dir, "cube3.obj")
+	data, _ := os.ReadFile(p)
+	os.WriteFile(p, bytes.Replace(data, []byte("f 4 1 5 8\n"), nil, 1), 0o644)
+	code, log := runVoxelize(t, "-voxel", "0.1", "-o", filepath.Join(dir, "o.####.vdb"), filepath.Join(dir, "cube1.obj"))
+	if code != exitFailure || !strings.Contains(log, "frames 2 and 3") {
+		t.Errorf("exit %d: %s", code, log)
+	}
+	// Frame 1 was written before the error and is intact.
+	readVDB(t, filepath.Join(dir, "o.0001.vdb"))
+}
+
+func TestVoxelizeBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.obj")
+	os.WriteFile(bad, []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n"), 0o644)
+	nan := filepath.Join(dir, "nan.obj")
+	os.WriteFile(nan, []byte("v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-voxel", "0.1", bad}, exitFailure, "bad.obj"},
+		{[]string{"-voxel", "0.1", nan}, exitFailure, "nan.obj"},
+		{[]string{"-voxel", "0.1", filepath.Join(dir, "missing.obj")}, exitFailure, "missing.obj"},
+		{[]string{"-voxel", "0.1", filepath.Join(dir, "x.ply")}, exitFailure, "unknown mesh format"},
+		{[]string{bad}, exitUsage, "-voxel"},
+		{[]string{"-voxel", "0.1", "-res", "10", bad}, exitUsage, "give one"},
+		{[]string{"-voxel", "0.1", "-frames", "5-2", bad}, exitUsage, "-frames"},
+		{[]string{"-voxel", "0.1", "-normals", "magic", bad}, exitUsage, "-normals"},
+		{[]string{"-voxel", "0.1", "-o", "a.####.b.%04d.vdb", bad}, exitUsage, "-o"},
+	} {
+		code, log := runVoxelize(t, tc.args...)
+		if code != tc.code || !strings.Contains(log, tc.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d mentioning %q", tc.args, code, log, tc.code, tc.want)
+		}
+	}
+}
+
+// The animated box of the Khronos samples: a node hierarchy with rotation and
+// translation channels, one file per frame at 24 fps.
+func TestVoxelizeGLB(t *testing.T) {
+	asset := filepath.Join("..", "..", "..", "shared", "assets", "BoxAnimated.glb")
+	if _, err := os.Stat(asset); err != nil {
+		t.Skipf("shared test assets not available (%v)", err)
+	}
+	dir := t.TempDir()
+	code, log := runVoxelize(t, "-voxel", "0.05", "-frames", "1-3", "-o", filepath.Join(dir, "box.####.vdb"), asset)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	for f := 1; f <= 3; f++ {
+		file := readVDB(t, filepath.Join(dir, fmt.Sprintf("box.%04d.vdb", f)))
+		if n := file.Grid("surface").Float.ActiveVoxelCount(); n == 0 {
+			t.Errorf("frame %d: empty level set", f)
+		}
+		if !strings.Contains(file.Meta["source"].(string), "BoxAnimated.glb") {
+			t.Errorf("frame %d: source %v", f, file.Meta["source"])
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"snowtools/cmd/internal/seq"
+	"snowtools/formats/gltf"
+	"snowtools/formats/obj"
+	"snowtools/formats/stl"
+	"snowtools/levelset"
+)
+
+// source is an animated mesh: numbered frames that each give a mesh of the same
+// topology. Frame f is at (f - first)/fps seconds, first being the source's first
+// frame, whatever part of it a run voxelizes.
+type source interface {
+	Frames() []int                           // every frame the source holds, ascending
+	Mesh(frame int) (*levelset.Mesh, error)  // positions and triangles, no velocities
+	Name() string                            // what the metadata and the logs call it
+}
+
+// openSource reads what the user named: a glTF/GLB file (its animation sampled at
+// fps, clip chosen by name), or an OBJ/STL file or sequence (name.####.obj,
+// name.%04d.stl, or any one frame of a numbered sequence such as Blender's name1.obj).
+func openSource(path string, fps float64, clip string) (source, error) {
+	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+	case ".gltf", ".glb":
+		if _, isPattern, _ := seq.ParsePattern(path); !isPattern {
+			return openGLTF(path, fps, clip)
+		}
+	case ".obj", ".stl":
+	default:
+		return nil, fmt.Errorf("%s: unknown mesh format %q: use .gltf, .glb, .obj or .stl", path, ext)
+	}
+	if clip != "" {
+		return nil, fmt.Errorf("-clip %q: only glTF files have clips", clip)
+	}
+	frames, err := seq.Find(path)
+	if err != nil {
+		return nil, err
+	}
+	return &fileSequence{pattern: path, frames: frames}, nil
+}
+
+// gltfSource samples one clip of a glTF scene at fps.
+type gltfSource struct {
+	path  string
+	scene *gltf.Scene
+	clip  int // -1: the scene has no animation
+	start float64
+	fps   float64
+	count int
+}
+
+func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
+	scene, err := gltf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &gltfSource{path: path, scene: scene, clip: -1, fps: fps, count: 1}
+	clips := scene.Clips()
+	switch {
+	case clipName != "":
+		if s.clip, err = scene.ClipByName(clipName); err != nil {
+			return nil, err
+		}
+	case len(clips) > 0:
+		s.clip = 0
+	}
+	if s.clip >= 0 {
+		c := clips[s.clip]
+		s.start = c.Start
+		// Frames 1..count cover the clip, the last one at or just before its end.
+		s.count = int(math.Floor((c.End-c.Start)*fps+1e-9)) + 1
+	}
+	return s, nil
+}
+
+func (s *gltfSource) Frames() []int {
+	f := make([]int, s.count)
+	for i := range f {
+		f[i] = i + 1
+	}
+	return f
+}
+
+func (s *gltfSource) Mesh(frame int) (*levelset.Mesh, error) {
+	return s.scene.Mesh(s.clip, s.start+float64(frame-1)/s.fps)
+}
+
+func (s *gltfSource) Name() string {
+	if s.clip < 0 {
+		return s.path
+	}
+	return fmt.Sprintf("%s (clip %q)", s.path, s.scene.Clips()[s.clip].Name)
+}
+
+// fileSequence is one mesh file per frame.
+type fileSequence struct {
+	pattern string
+	frames  []seq.Frame
+}
+
+func (s *fileSequence) Frames() []int {
+	f := make([]int, len(s.frames))
+	for i, fr := range s.frames {
+		f[i] = fr.Number
+	}
+	return f
+}
+
+func (s *fileSequence) Name() string { return s.pattern }
+
+func (s *fileSequence) Mesh(frame int) (*levelset.Mesh, error) {
+	for _, fr := range s.frames {
+		if fr.Number == frame {
+			return readMeshFile(fr.Path)
+		}
+	}
+	return nil, fmt.Errorf("%s: no frame %d", s.pattern, frame)
+}
+
+// readMeshFile reads one static mesh; the error names the file.
+func readMeshFile(path string) (*levelset.Mesh, error) {
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext == ".gltf" || ext == ".glb" {
+		scene, err := gltf.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return scene.Mesh(-1, 0)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var m *levelset.Mesh
+	if ext == ".stl" {
+		m, err = stl.Read(f)
+	} else {
+		m, err = obj.Read(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}

@@ -1,0 +1,96 @@
+package obj
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"snowtools/levelset"
+)
+
+// mustRead reads src, failing the test on error.
+func mustRead(t testing.TB, src string) *levelset.Mesh {
+	t.Helper()
+	m, err := Read(strings.NewReader(src))
+	if err != nil {
+		t.Fatalf("Read: %v\ninput:\n%s", err, src)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatalf("mesh does not validate: %v", err)
+	}
+	if m.Velocities != nil {
+		t.Fatal("velocities are not nil")
+	}
+	return m
+}
+
+// readError reads src and returns its *FormatError, failing if there is none.
+func readError(t testing.TB, src string) *FormatError {
+	t.Helper()
+	_, err := Read(strings.NewReader(src))
+	if err == nil {
+		t.Fatalf("no error for\n%s", src)
+	}
+	var fe *FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v (%T) is not a *FormatError", err, err)
+	}
+	return fe
+}
+
+// writeOBJ writes m as plain OBJ text, with coordinates that read back exactly.
+func writeOBJ(m *levelset.Mesh) []byte {
+	var b bytes.Buffer
+	for _, p := range m.Positions {
+		b.WriteString("v")
+		for _, x := range p {
+			b.WriteByte(' ')
+			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	for _, t := range m.Triangles {
+		b.WriteString("f")
+		for _, v := range t {
+			b.WriteByte(' ')
+			b.WriteString(strconv.Itoa(int(v) + 1))
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// sameMesh reports whether a and b have the same positions and triangles.
+func sameMesh(a, b *levelset.Mesh) bool {
+	if len(a.Positions) != len(b.Positions) || len(a.Triangles) != len(b.Triangles) {
+		return false
+	}
+	for i := range a.Positions {
+		if a.Positions[i] != b.Positions[i] {
+			return false
+		}
+	}
+	return levelset.SameTopology(a, b) == nil
+}
+
+// checkClosed reports the first directed edge that does not appear exactly once
+// with its reverse exactly once: a closed, consistently oriented surface.
+func checkClosed(t testing.TB, m *levelset.Mesh) {
+	t.Helper()
+	edges := make(map[[2]int32]int, 3*len(m.Triangles))
+	for _, tri := range m.Triangles {
+		for k := range 3 {
+			edges[[2]int32{tri[k], tri[(k+1)%3]}]++
+		}
+	}
+	for e, n := range edges {
+		if n != 1 {
+			t.Fatalf("directed edge %v appears %d times", e, n)
+		}
+		if r := edges[[2]int32{e[1], e[0]}]; r != 1 {
+			t.Fatalf("edge %v: its reverse appears %d times", e, r)
+		}
+	}
+}

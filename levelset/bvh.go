@@ -1,0 +1,320 @@
+package levelset
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// BVH is a bounding-volume hierarchy of axis-aligned boxes over the triangles of a
+// Mesh, for exact closest-triangle queries (Nearest) and fast generalized winding
+// numbers (WindingNumber, in winding.go).
+//
+// The tree is a flat array of nodes in depth-first order: an inner node's left child
+// is the node right after it and its right child is stored by index, so a node holds
+// no pointers. Each leaf owns a contiguous range of "slots" (at most bvhLeafSize
+// triangles); the slots keep a copy of their triangle's three corners, so a query
+// reads memory in leaf order instead of hopping through Triangles and Positions.
+// The copy also means that the BVH describes the mesh as it was when NewBVH ran:
+// build a new one when the positions change.
+//
+// A BVH is immutable once built (the winding-number data is computed on first use
+// under a sync.Once), so any number of goroutines may query it at the same time.
+type BVH struct {
+	nodes []bvhNode
+	tri   []int32   // tri[s]: the mesh triangle held by slot s
+	pos   [][3]Vec3 // pos[s]: the corners a, b, c of that triangle
+	scale float64   // largest |coordinate| of any vertex; sets the pruning margin
+
+	windOnce sync.Once
+	wind     []windNode // per node, same index as nodes; see winding.go
+}
+
+// bvhNode is one box of the hierarchy. A leaf has count > 0 and holds slots
+// first .. first+count-1; an inner node has count == 0, its left child at the next
+// index and its right child at index first.
+type bvhNode struct {
+	lo, hi Vec3
+	first  int32
+	count  int32
+}
+
+const (
+	// bvhLeafSize is the most triangles a leaf holds. Four keeps the exact work per
+	// leaf small (four point-triangle distances or four solid angles) while the
+	// tree stays about n/2 nodes.
+	bvhLeafSize = 4
+	// bvhBins is the number of buckets of the binned surface-area heuristic.
+	bvhBins = 16
+	// bvhMaxSAHDepth bounds the depth at which splits follow the SAH; deeper nodes
+	// split at the median, so that the depth stays O(log n) on any input.
+	bvhMaxSAHDepth = 40
+)
+
+// NewBVH builds the hierarchy of m's triangles. The build is deterministic (the
+// same mesh gives the same tree, node for node) and takes O(n log n) time: each
+// node splits its triangles on the longest axis of their centroids' bounding box,
+// at the best of 15 candidate planes of a 16-bin surface-area heuristic
+// (cost = area(left) n(left) + area(right) n(right), as in Wald 2007, "On fast
+// construction of SAH-based bounding volume hierarchies"), until at most
+// bvhLeafSize triangles remain. m must be valid (see Mesh.Validate). A mesh
+// without triangles gives an empty BVH whose queries find nothing.
+func NewBVH(m *Mesh) *BVH {
+	n := len(m.Triangles)
+	b := &BVH{tri: make([]int32, n), pos: make([][3]Vec3, n)}
+	if n == 0 {
+		return b
+	}
+	for _, p := range m.Positions {
+		b.scale = max(b.scale, math.Abs(p[0]), math.Abs(p[1]), math.Abs(p[2]))
+	}
+	bd := bvhBuilder{
+		order: b.tri,
+		lo:    make([]Vec3, n),
+		hi:    make([]Vec3, n),
+		cent:  make([]Vec3, n),
+		nodes: make([]bvhNode, 0, 2*(n/2+1)),
+	}
+	for t, tr := range m.Triangles {
+		a, bb, c := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
+		bd.order[t] = int32(t)
+		bd.lo[t] = a.Min(bb).Min(c)
+		bd.hi[t] = a.Max(bb).Max(c)
+		// The box centre rather than the centroid: it is what the SAH bins see
+		// and it is exact to compute.
+		bd.cent[t] = bd.lo[t].Add(bd.hi[t]).Scale(0.5)
+	}
+	bd.build(0, n, 0)
+	b.nodes = bd.nodes
+	for s, t := range b.tri {
+		tr := m.Triangles[t]
+		b.pos[s] = [3]Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
+	}
+	return b
+}
+
+// bvhBuilder holds the per-triangle boxes and centroids (indexed by triangle) and
+// the permutation of triangles that the build sorts into leaf order.
+type bvhBuilder struct {
+	order       []int32
+	lo, hi      []Vec3
+	cent        []Vec3
+	nodes       []bvhNode
+	binLo, binH [bvhBins]Vec3
+	binN        [bvhBins]int
+}
+
+// build appends the subtree of order[start:end] and returns its node index.
+func (bd *bvhBuilder) build(start, end, depth int) int32 {
+	idx := int32(len(bd.nodes))
+	inf := math.Inf(1)
+	lo, hi := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
+	clo, chi := lo, hi
+	for _, t := range bd.order[start:end] {
+		lo, hi = lo.Min(bd.lo[t]), hi.Max(bd.hi[t])
+		clo, chi = clo.Min(bd.cent[t]), chi.Max(bd.cent[t])
+	}
+	bd.nodes = append(bd.nodes, bvhNode{lo: lo, hi: hi, first: int32(start), count: int32(end - start)})
+	if end-start <= bvhLeafSize {
+		return idx
+	}
+	ext := chi.Sub(clo)
+	axis := 0
+	if ext[1] > ext[axis] {
+		axis = 1
+	}
+	if ext[2] > ext[axis] {
+		axis = 2
+	}
+	mid := -1
+	if depth < bvhMaxSAHDepth && ext[axis] > 0 {
+		mid = bd.splitSAH(start, end, axis, clo[axis], ext[axis])
+	}
+	if mid < 0 {
+		mid = bd.splitMedian(start, end, axis)
+	}
+	bd.nodes[idx].count = 0
+	bd.build(start, mid, depth+1)
+	right := bd.build(mid, end, depth+1)
+	bd.nodes[idx].first = right
+	return idx
+}
+
+// bvhBin returns the SAH bucket of centroid coordinate c on an axis whose centroids
+// span [c0, c0 + ext]; scale is bvhBins / ext.
+func bvhBin(c, c0, scale float64) int {
+	i := int((c - c0) * scale)
+	return min(max(i, 0), bvhBins-1)
+}
+
+// splitSAH partitions order[start:end] at the cheapest bin boundary on axis and
+// returns the index of the first triangle of the right part, or -1 when no
+// boundary separates the centroids.
+func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) int {
+	inf := math.Inf(1)
+	scale := bvhBins / ext
+	for i := range bvhBins {
+		bd.binLo[i], bd.binH[i], bd.binN[i] = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	}
+	for _, t := range bd.order[start:end] {
+		i := bvhBin(bd.cent[t][axis], c0, scale)
+		bd.binN[i]++
+		bd.binLo[i], bd.binH[i] = bd.binLo[i].Min(bd.lo[t]), bd.binH[i].Max(bd.hi[t])
+	}
+	// Sweep from the right to get the cost of every right part, then from the
+	// left to add the left parts.
+	var rightCost [bvhBins]float64
+	rlo, rhi, rn := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	for i := bvhBins - 1; i > 0; i-- {
+		rlo, rhi, rn = rlo.Min(bd.binLo[i]), rhi.Max(bd.binH[i]), rn+bd.binN[i]
+		rightCost[i] = boxHalfArea(rlo, rhi) * float64(rn)
+	}
+	llo, lhi, ln := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	best, bestCost := -1, inf
+	for i := 1; i < bvhBins; i++ {
+		llo, lhi, ln = llo.Min(bd.binLo[i-1]), lhi.Max(bd.binH[i-1]), ln+bd.binN[i-1]
+		if ln == 0 || ln == end-start {
+			continue
+		}
+		if c := boxHalfArea(llo, lhi)*float64(ln) + rightCost[i]; c < bestCost {
+			best, bestCost = i, c
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	// Stable in-place partition is not needed for determinism: the swaps depend
+	// only on the input order.
+	i, j := start, end-1
+	for i <= j {
+		if bvhBin(bd.cent[bd.order[i]][axis], c0, scale) < best {
+			i++
+		} else {
+			bd.order[i], bd.order[j] = bd.order[j], bd.order[i]
+			j--
+		}
+	}
+	return i
+}
+
+// splitMedian sorts order[start:end] by centroid on axis (ties by triangle index)
+// and splits it in halves. It is the fallback for coincident centroids and for
+// very deep nodes, where it keeps the depth logarithmic.
+func (bd *bvhBuilder) splitMedian(start, end, axis int) int {
+	slices.SortFunc(bd.order[start:end], func(s, t int32) int {
+		cs, ct := bd.cent[s][axis], bd.cent[t][axis]
+		switch {
+		case cs < ct:
+			return -1
+		case cs > ct:
+			return 1
+		}
+		return int(s) - int(t)
+	})
+	return (start + end) / 2
+}
+
+// boxHalfArea is half the surface area of the box [lo, hi].
+func boxHalfArea(lo, hi Vec3) float64 {
+	d := hi.Sub(lo)
+	return d[0]*d[1] + d[1]*d[2] + d[2]*d[0]
+}
+
+// boxDist2 is the squared distance from p to the box [lo, hi], zero inside.
+// Each term is an exact difference of two floats rounded once, so it is within a
+// few ulps of the true distance, which the pruning margin of Nearest covers.
+func boxDist2(p, lo, hi Vec3) float64 {
+	var d2 float64
+	for k := range 3 {
+		if v := lo[k] - p[k]; v > 0 {
+			d2 += v * v
+		} else if v := p[k] - hi[k]; v > 0 {
+			d2 += v * v
+		}
+	}
+	return d2
+}
+
+// Len returns the number of triangles in the hierarchy.
+func (b *BVH) Len() int { return len(b.tri) }
+
+// Nearest returns the triangle of the mesh closest to p, among those within
+// distance maxDist (pass math.Inf(1) for no limit), and the closest point on it
+// as ClosestOnTriangle computes it; ok is false when no triangle is that close.
+//
+// The answer is the one of a brute-force loop over all triangles in index order:
+// the smallest Dist2, and among triangles with exactly that Dist2 the lowest
+// index (the voxelizer's yardstick requires this tie rule, so that the closest
+// triangle does not depend on how the tree happened to split).
+//
+// The search visits children nearest box first and skips a box only when it is
+// farther than the best distance so far by more than a margin: the computed box
+// distance and the computed triangle distance both carry rounding errors of order
+// 1e-16 times the coordinates, so a box at (computed) distance just above the best
+// may still hold a triangle whose computed Dist2 ties or beats it. The margin,
+// 2^-36 times the largest coordinate, is far above those errors and far below
+// any distance that matters, so it costs nothing measurable.
+func (b *BVH) Nearest(p Vec3, maxDist float64) (tri int32, cp ClosestPoint, ok bool) {
+	if len(b.nodes) == 0 || !(maxDist >= 0) {
+		return -1, ClosestPoint{}, false
+	}
+	bestD2 := maxDist * maxDist
+	bestTri := int32(math.MaxInt32)
+	tri = -1
+	margin := (b.scale + max(math.Abs(p[0]), math.Abs(p[1]), math.Abs(p[2]))) * 0x1p-36
+	limit := pruneLimit(bestD2, margin)
+
+	type entry struct {
+		node int32
+		d2   float64
+	}
+	var buf [64]entry
+	stack := buf[:0]
+	root := &b.nodes[0]
+	stack = append(stack, entry{0, boxDist2(p, root.lo, root.hi)})
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if e.d2 > limit {
+			continue
+		}
+		nd := &b.nodes[e.node]
+		if nd.count > 0 {
+			for s := nd.first; s < nd.first+nd.count; s++ {
+				c := &b.pos[s]
+				q := ClosestOnTriangle(p, c[0], c[1], c[2])
+				t := b.tri[s]
+				if q.Dist2 < bestD2 || (q.Dist2 == bestD2 && t < bestTri) {
+					bestD2, bestTri, tri, cp, ok = q.Dist2, t, t, q, true
+					limit = pruneLimit(bestD2, margin)
+				}
+			}
+			continue
+		}
+		l, r := e.node+1, nd.first
+		ln, rn := &b.nodes[l], &b.nodes[r]
+		dl, dr := boxDist2(p, ln.lo, ln.hi), boxDist2(p, rn.lo, rn.hi)
+		// Push the farther child first so that the nearer one is searched first
+		// and shrinks the limit before the other is popped.
+		if dl > dr {
+			l, r, dl, dr = r, l, dr, dl
+		}
+		if dr <= limit {
+			stack = append(stack, entry{r, dr})
+		}
+		if dl <= limit {
+			stack = append(stack, entry{l, dl})
+		}
+	}
+	return tri, cp, ok
+}
+
+// pruneLimit is the squared box distance beyond which no triangle can have a
+// computed Dist2 <= best2: (sqrt(best2) + margin)^2.
+func pruneLimit(best2, margin float64) float64 {
+	if math.IsInf(best2, 1) {
+		return best2
+	}
+	d := math.Sqrt(best2) + margin
+	return d * d
+}

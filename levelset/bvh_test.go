@@ -1,0 +1,535 @@
+package levelset
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// spotPath is the closed 5,856-triangle test mesh, relative to this package.
+const spotPath = "../../shared/assets/spot_triangulated.obj"
+
+// loadSpot returns the spot mesh, parsed once, and skips the test or benchmark
+// when the asset is not there.
+func loadSpot(tb testing.TB) *Mesh {
+	tb.Helper()
+	m, err := spotOnce()
+	if err != nil {
+		tb.Skipf("spot test mesh not available (%v): put spot_triangulated.obj at %s to run this", err, spotPath)
+	}
+	return m
+}
+
+var spotOnce = sync.OnceValues(func() (*Mesh, error) { return readTestOBJ(spotPath) })
+
+// readTestOBJ is a test-only reader of the `v x y z` and `f a b c` lines of an
+// OBJ file (face corners may carry /vt/vn suffixes, which it ignores; negative
+// indices count from the end). Package formats/obj is the real reader; levelset
+// must not import it.
+func readTestOBJ(path string) (*Mesh, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m := &Mesh{}
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		switch fields[0] {
+		case "v":
+			if len(fields) < 4 {
+				return nil, fmt.Errorf("%s:%d: vertex with %d coordinates", path, line, len(fields)-1)
+			}
+			var p Vec3
+			for k := range 3 {
+				if p[k], err = strconv.ParseFloat(fields[1+k], 64); err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+				}
+			}
+			m.Positions = append(m.Positions, p)
+		case "f":
+			if len(fields) != 4 {
+				return nil, fmt.Errorf("%s:%d: face with %d corners, want 3", path, line, len(fields)-1)
+			}
+			var t [3]int32
+			for k := range 3 {
+				s, _, _ := strings.Cut(fields[1+k], "/")
+				i, err := strconv.Atoi(s)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+				}
+				if i < 0 {
+					i += len(m.Positions) + 1
+				}
+				t[k] = int32(i - 1)
+			}
+			m.Triangles = append(m.Triangles, t)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return m, m.Validate()
+}
+
+// sphereWithHole returns a UV sphere of the given centre and radius, with rings
+// bands of latitude and segments of longitude, from which the first removed
+// bands around the +Y pole are left out: an open mesh with a circular hole whose
+// rim is at polar angle pi*removed/rings. removed = 0 gives a closed sphere.
+// Triangles are counter-clockwise seen from outside. The +Y pole vertex stays in
+// Positions (unused) when removed > 0.
+func sphereWithHole(center Vec3, radius float64, rings, segments, removed int) *Mesh {
+	m := &Mesh{}
+	vert := func(theta, phi float64) int32 {
+		st, ct := math.Sincos(theta)
+		sp, cp := math.Sincos(phi)
+		m.Positions = append(m.Positions, center.Add(Vec3{st * cp, ct, st * sp}.Scale(radius)))
+		return int32(len(m.Positions) - 1)
+	}
+	north := vert(0, 0)
+	ring := make([][]int32, rings+1)
+	for i := 1; i < rings; i++ {
+		for j := range segments {
+			ring[i] = append(ring[i], vert(math.Pi*float64(i)/float64(rings), 2*math.Pi*float64(j)/float64(segments)))
+		}
+	}
+	south := vert(math.Pi, 0)
+	add := func(a, b, c int32) {
+		pa, pb, pc := m.Positions[a], m.Positions[b], m.Positions[c]
+		n := pb.Sub(pa).Cross(pc.Sub(pa))
+		if n.Dot(pa.Add(pb).Add(pc).Scale(1.0/3).Sub(center)) < 0 {
+			b, c = c, b // outward normal: counter-clockwise from outside
+		}
+		m.Triangles = append(m.Triangles, [3]int32{a, b, c})
+	}
+	for i := removed; i < rings; i++ {
+		for j := range segments {
+			k := (j + 1) % segments
+			switch {
+			case i == 0:
+				add(north, ring[1][j], ring[1][k])
+			case i == rings-1:
+				add(ring[i][j], south, ring[i][k])
+			default:
+				add(ring[i][j], ring[i+1][j], ring[i+1][k])
+				add(ring[i][j], ring[i+1][k], ring[i][k])
+			}
+		}
+	}
+	return m
+}
+
+// boxMesh returns the closed 12-triangle surface of the box [lo, hi],
+// counter-clockwise from outside.
+func boxMesh(lo, hi Vec3) *Mesh {
+	m := &Mesh{}
+	for i := range 8 {
+		p := lo
+		for k := range 3 {
+			if i&(1<<k) != 0 {
+				p[k] = hi[k]
+			}
+		}
+		m.Positions = append(m.Positions, p)
+	}
+	// Corner i has x from bit 0, y from bit 1, z from bit 2.
+	quads := [6][4]int32{
+		{0, 2, 3, 1}, // z = lo
+		{4, 5, 7, 6}, // z = hi
+		{0, 1, 5, 4}, // y = lo
+		{2, 6, 7, 3}, // y = hi
+		{0, 4, 6, 2}, // x = lo
+		{1, 3, 7, 5}, // x = hi
+	}
+	for _, q := range quads {
+		m.Triangles = append(m.Triangles, [3]int32{q[0], q[1], q[2]}, [3]int32{q[0], q[2], q[3]})
+	}
+	return m
+}
+
+// randomSoup returns n random triangles in the unit cube, a fifth of them
+// degenerate in some way (needles, slivers, collinear corners, repeated
+// corners), without shared vertices.
+func randomSoup(rng *rand.Rand, n int) *Mesh {
+	m := &Mesh{}
+	rp := func() Vec3 { return Vec3{rng.Float64(), rng.Float64(), rng.Float64()} }
+	for range n {
+		a, b, c := randomTriangle(rng, rp, -1)
+		i := int32(len(m.Positions))
+		m.Positions = append(m.Positions, a, b, c)
+		m.Triangles = append(m.Triangles, [3]int32{i, i + 1, i + 2})
+	}
+	return m
+}
+
+// triangleKinds names the shapes randomTriangle makes, by its kind argument.
+var triangleKinds = [...]string{"generic", "needle", "collinear", "almost collinear", "two corners equal", "point", "sliver"}
+
+// randomTriangle returns a triangle from corners drawn by rp, of shape kind (an
+// index into triangleKinds), or of a random kind when kind < 0: generic half the
+// time, else one of the degenerate shapes.
+func randomTriangle(rng *rand.Rand, rp func() Vec3, kind int) (a, b, c Vec3) {
+	a, b, c = rp(), rp(), rp()
+	if kind < 0 {
+		kind = max(0, rng.IntN(2*len(triangleKinds))-len(triangleKinds)+1)
+	}
+	switch kind {
+	case 1: // needle: two corners very close
+		c = b.Add(c.Sub(b).Scale(1e-7))
+	case 2: // collinear
+		c = a.Add(b.Sub(a).Scale(rng.Float64()*3 - 1))
+	case 3: // almost collinear
+		c = a.Add(b.Sub(a).Scale(rng.Float64()*3 - 1)).Add(rp().Scale(1e-9))
+	case 4: // two corners equal
+		b = a
+	case 5: // a point
+		b, c = a, a
+	case 6: // sliver: one corner close to the opposite edge
+		c = a.Add(b.Sub(a).Scale(rng.Float64())).Add(c.Sub(a).Scale(1e-6))
+	}
+	// Rotate the corners (keeping the orientation) so that every degenerate
+	// shape shows up at every corner position.
+	for range rng.IntN(3) {
+		a, b, c = b, c, a
+	}
+	return a, b, c
+}
+
+// bruteNearest is the definition Nearest must reproduce: the smallest Dist2 and,
+// among equal ones, the lowest index.
+func bruteNearest(m *Mesh, p Vec3, maxDist float64) (int32, ClosestPoint, bool) {
+	best, bestTri, ok := ClosestPoint{Dist2: maxDist * maxDist}, int32(-1), false
+	for t, tr := range m.Triangles {
+		q := ClosestOnTriangle(p, m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]])
+		if q.Dist2 < best.Dist2 || (!ok && q.Dist2 == best.Dist2) {
+			best, bestTri, ok = q, int32(t), true
+		}
+	}
+	if !ok {
+		return -1, ClosestPoint{}, false
+	}
+	return bestTri, best, ok
+}
+
+// surfacePoints returns n points on m (area-weighted random triangle, uniform
+// point on it) moved by a random offset of length up to maxOffset.
+func surfacePoints(rng *rand.Rand, m *Mesh, n int, maxOffset float64) []Vec3 {
+	cum := make([]float64, len(m.Triangles))
+	var total float64
+	for t, tr := range m.Triangles {
+		a, b, c := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
+		total += b.Sub(a).Cross(c.Sub(a)).Norm()
+		cum[t] = total
+	}
+	pts := make([]Vec3, n)
+	for i := range pts {
+		x := rng.Float64() * total
+		lo, hi := 0, len(cum)-1
+		for lo < hi {
+			if mid := (lo + hi) / 2; cum[mid] < x {
+				lo = mid + 1
+			} else {
+				hi = mid
+			}
+		}
+		tr := m.Triangles[lo]
+		u, v := rng.Float64(), rng.Float64()
+		if u+v > 1 {
+			u, v = 1-u, 1-v
+		}
+		a, b, c := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
+		p := a.Add(b.Sub(a).Scale(u)).Add(c.Sub(a).Scale(v))
+		var d Vec3
+		for {
+			d = Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1}
+			if d.Dot(d) <= 1 {
+				break
+			}
+		}
+		pts[i] = p.Add(d.Scale(maxOffset))
+	}
+	return pts
+}
+
+// boxPoints returns n uniform random points in the mesh's bounding box grown by
+// grow times its size on every side.
+func boxPoints(rng *rand.Rand, m *Mesh, n int, grow float64) []Vec3 {
+	lo, hi := m.Bounds()
+	size := hi.Sub(lo)
+	lo = lo.Sub(size.Scale(grow))
+	size = size.Scale(1 + 2*grow)
+	pts := make([]Vec3, n)
+	for i := range pts {
+		pts[i] = lo.Add(Vec3{rng.Float64() * size[0], rng.Float64() * size[1], rng.Float64() * size[2]})
+	}
+	return pts
+}
+
+// TestClosestOnTriangleAgainstSampling checks ClosestOnTriangle on random
+// triangles of every shape in triangleKinds: the answer's Dist2 is no larger than
+// the minimum over a fine sampling of the face and the edges (it is a lower bound
+// of the true minimum, so only rounding needs a tolerance), its barycentrics are
+// in [0, 1] and sum to 1, Point is the barycentric combination of the corners and
+// Feature agrees with which barycentrics are zero.
+func TestClosestOnTriangleAgainstSampling(t *testing.T) {
+	for kind, name := range triangleKinds {
+		t.Run(name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(11, uint64(kind)))
+			rp := func() Vec3 { return Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1} }
+			bad := 0
+			for trial := range 150 {
+				a, b, c := randomTriangle(rng, rp, kind)
+				p := rp().Scale(1.5)
+				if trial%4 == 0 { // close to the plane of the triangle
+					p = a.Add(b.Sub(a).Scale(rng.Float64())).Add(c.Sub(a).Scale(rng.Float64() * 0.5)).Add(rp().Scale(1e-3))
+				}
+				if errs := checkClosest(p, a, b, c); len(errs) > 0 {
+					if bad++; bad <= 3 {
+						t.Errorf("p=%v tri=(%v, %v, %v): got %+v: %s", p, a, b, c,
+							ClosestOnTriangle(p, a, b, c), strings.Join(errs, "; "))
+					}
+				}
+			}
+			if bad > 0 {
+				t.Errorf("%d of 150 cases wrong", bad)
+			}
+		})
+	}
+}
+
+// checkClosest returns what is wrong with ClosestOnTriangle(p, a, b, c).
+func checkClosest(p, a, b, c Vec3) (errs []string) {
+	const fine = 120   // barycentric grid steps over the face
+	const edge = 20000 // steps along each edge, where most closest points lie
+	q := ClosestOnTriangle(p, a, b, c)
+	sampled := math.Inf(1)
+	for i := 0; i <= fine; i++ {
+		for j := 0; i+j <= fine; j++ {
+			u, v := float64(i)/fine, float64(j)/fine
+			sampled = min(sampled, dist2(p, a.Scale(1-u-v).Add(b.Scale(u)).Add(c.Scale(v))))
+		}
+	}
+	for _, e := range [3][2]Vec3{{a, b}, {b, c}, {c, a}} {
+		for i := 0; i <= edge; i++ {
+			s := float64(i) / edge
+			sampled = min(sampled, dist2(p, e[0].Scale(1-s).Add(e[1].Scale(s))))
+		}
+	}
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	if !(q.Dist2 <= sampled+1e-12) {
+		bad("Dist2 %g > sampled minimum %g", q.Dist2, sampled)
+	}
+	var sum float64
+	for _, w := range q.Bary {
+		if !(w >= 0 && w <= 1) {
+			bad("barycentric %g outside [0, 1]", w)
+		}
+		sum += w
+	}
+	if !(math.Abs(sum-1) <= 1e-12) {
+		bad("barycentrics sum to %v", sum)
+	}
+	x := a.Scale(q.Bary[0]).Add(b.Scale(q.Bary[1])).Add(c.Scale(q.Bary[2]))
+	if d := x.Sub(q.Point).Norm(); !(d <= 1e-12) {
+		bad("Point is %g from the sum of bary x corners %v", d, x)
+	}
+	if d := dist2(p, q.Point); !(math.Abs(d-q.Dist2) <= 1e-14) {
+		bad("Dist2 %g but |p - Point|^2 = %g", q.Dist2, d)
+	}
+	w := q.Bary
+	switch q.Feature {
+	case FeatureVertexA, FeatureVertexB, FeatureVertexC:
+		want := [3]float64{}
+		want[q.Feature-FeatureVertexA] = 1
+		if w != want {
+			bad("feature %d (a corner) with barycentrics %v", q.Feature, w)
+		}
+	case FeatureEdgeAB, FeatureEdgeBC, FeatureEdgeCA:
+		// The corner opposite the edge has weight exactly 0.
+		opp := map[Feature]int{FeatureEdgeAB: 2, FeatureEdgeBC: 0, FeatureEdgeCA: 1}[q.Feature]
+		if w[opp] != 0 {
+			bad("feature %d (an edge) with barycentrics %v", q.Feature, w)
+		}
+	case FeatureFace:
+		if w[0] == 0 || w[1] == 0 || w[2] == 0 {
+			bad("feature face with barycentrics %v", w)
+		}
+	default:
+		bad("unknown feature %d", q.Feature)
+	}
+	return errs
+}
+
+// checkNearest compares Nearest with the brute force at every point.
+func checkNearest(t *testing.T, name string, m *Mesh, b *BVH, pts []Vec3, maxDist float64) {
+	t.Helper()
+	bad := 0
+	for _, p := range pts {
+		wt, wq, wok := bruteNearest(m, p, maxDist)
+		gt, gq, gok := b.Nearest(p, maxDist)
+		if gt != wt || gok != wok || gq != wq {
+			if bad++; bad <= 5 {
+				t.Errorf("%s: Nearest(%v, %g) = %d %+v %v, brute force %d %+v %v", name, p, maxDist, gt, gq, gok, wt, wq, wok)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("%s: %d of %d points differ", name, bad, len(pts))
+	}
+}
+
+func TestNearestMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	type testMesh struct {
+		name string
+		m    *Mesh
+	}
+	meshes := []testMesh{
+		{"sphere with hole", sphereWithHole(Vec3{0.1, -0.2, 0.3}, 0.7, 24, 48, 4)},
+		{"soup", randomSoup(rng, 1500)},
+		{"box", boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})},
+		{"single triangle", &Mesh{Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}},
+	}
+	if _, err := spotOnce(); err == nil {
+		meshes = append(meshes, testMesh{"spot", loadSpot(t)})
+	} else {
+		t.Logf("spot not available: %v", err)
+	}
+	for _, tm := range meshes {
+		b := NewBVH(tm.m)
+		pts := boxPoints(rng, tm.m, 1500, 0.3)
+		pts = append(pts, surfacePoints(rng, tm.m, 1500, 0.01)...)
+		pts = append(pts, surfacePoints(rng, tm.m, 300, 0)...)
+		checkNearest(t, tm.name, tm.m, b, pts, math.Inf(1))
+		checkNearest(t, tm.name+" maxDist 0.02", tm.m, b, pts[:1500], 0.02)
+		checkNearest(t, tm.name+" maxDist 0", tm.m, b, pts[len(pts)-50:], 0)
+	}
+}
+
+// TestNearestTies uses meshes where many points are exactly equidistant from
+// several triangles: a box sampled on a lattice (corners and edges shared by
+// several triangles, symmetric faces), and the same surface listed twice in a
+// shuffled order, so that every answer has an identical duplicate and only the
+// tie rule decides.
+func TestNearestTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	box := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	dup := &Mesh{Positions: box.Positions}
+	dup.Triangles = append(dup.Triangles, box.Triangles...)
+	dup.Triangles = append(dup.Triangles, box.Triangles...)
+	sphere := sphereWithHole(Vec3{}, 1, 8, 16, 0)
+	dsph := &Mesh{Positions: sphere.Positions}
+	dsph.Triangles = append(dsph.Triangles, sphere.Triangles...)
+	dsph.Triangles = append(dsph.Triangles, sphere.Triangles...)
+	for _, m := range []*Mesh{dup, dsph} {
+		rng.Shuffle(len(m.Triangles), func(i, j int) { m.Triangles[i], m.Triangles[j] = m.Triangles[j], m.Triangles[i] })
+	}
+	var lattice []Vec3
+	for x := -6; x <= 6; x++ {
+		for y := -6; y <= 6; y++ {
+			for z := -6; z <= 6; z++ {
+				lattice = append(lattice, Vec3{float64(x), float64(y), float64(z)}.Scale(0.25))
+			}
+		}
+	}
+	checkNearest(t, "box", box, NewBVH(box), lattice, math.Inf(1))
+	checkNearest(t, "box twice, shuffled", dup, NewBVH(dup), lattice, math.Inf(1))
+	checkNearest(t, "sphere twice, shuffled", dsph, NewBVH(dsph), lattice, math.Inf(1))
+	// On the axes every point is equidistant from the triangles around a pole.
+	var axes []Vec3
+	for i := -20; i <= 20; i++ {
+		for k := range 3 {
+			var p Vec3
+			p[k] = float64(i) / 10
+			axes = append(axes, p)
+		}
+	}
+	checkNearest(t, "sphere twice, shuffled, axes", dsph, NewBVH(dsph), axes, math.Inf(1))
+	// Duplicates must give the lower index even when the lattice makes no tie.
+	b := NewBVH(dup)
+	for _, p := range boxPoints(rng, dup, 200, 0.5) {
+		tri, _, _ := b.Nearest(p, math.Inf(1))
+		for u := range tri {
+			if dup.Triangles[u] == dup.Triangles[tri] {
+				t.Fatalf("Nearest(%v) = %d, but triangle %d is the same triangle", p, tri, u)
+			}
+		}
+	}
+}
+
+func TestBVHStructure(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for _, m := range []*Mesh{
+		randomSoup(rng, 1000),
+		sphereWithHole(Vec3{}, 1, 30, 60, 3),
+		// Every centroid the same: no split plane separates them.
+		&Mesh{Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: make([][3]int32, 100)},
+	} {
+		b := NewBVH(m)
+		seen := make([]int, len(m.Triangles))
+		var walk func(i int32, depth int) (lo, hi Vec3)
+		maxDepth := 0
+		walk = func(i int32, depth int) (lo, hi Vec3) {
+			maxDepth = max(maxDepth, depth)
+			nd := b.nodes[i]
+			if nd.count > 0 {
+				if nd.count > bvhLeafSize {
+					t.Errorf("leaf %d holds %d triangles", i, nd.count)
+				}
+				inf := math.Inf(1)
+				lo, hi = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
+				for s := nd.first; s < nd.first+nd.count; s++ {
+					seen[b.tri[s]]++
+					tr := m.Triangles[b.tri[s]]
+					for k, v := range tr {
+						if b.pos[s][k] != m.Positions[v] {
+							t.Errorf("slot %d corner %d: %v, mesh has %v", s, k, b.pos[s][k], m.Positions[v])
+						}
+						lo, hi = lo.Min(m.Positions[v]), hi.Max(m.Positions[v])
+					}
+				}
+			} else {
+				llo, lhi := walk(i+1, depth+1)
+				rlo, rhi := walk(nd.first, depth+1)
+				lo, hi = llo.Min(rlo), lhi.Max(rhi)
+			}
+			if lo != nd.lo || hi != nd.hi {
+				t.Errorf("node %d box %v %v, its triangles span %v %v", i, nd.lo, nd.hi, lo, hi)
+			}
+			return lo, hi
+		}
+		walk(0, 0)
+		for tri, n := range seen {
+			if n != 1 {
+				t.Errorf("triangle %d is in %d leaves", tri, n)
+			}
+		}
+		if limit := 2*math.Log2(float64(len(m.Triangles))) + 2; float64(maxDepth) > limit {
+			t.Errorf("%d triangles: depth %d > %g", len(m.Triangles), maxDepth, limit)
+		}
+		if c := NewBVH(m); !reflect.DeepEqual(c.nodes, b.nodes) || !reflect.DeepEqual(c.tri, b.tri) {
+			t.Error("two builds of the same mesh differ")
+		}
+	}
+}
+
+func TestEmptyBVH(t *testing.T) {
+	b := NewBVH(&Mesh{})
+	if tri, _, ok := b.Nearest(Vec3{}, math.Inf(1)); ok || tri != -1 {
+		t.Errorf("Nearest on an empty BVH = %d, %v", tri, ok)
+	}
+	if w := b.WindingNumber(Vec3{}); w != 0 {
+		t.Errorf("WindingNumber on an empty BVH = %g", w)
+	}
+}

@@ -1,0 +1,282 @@
+package levelset
+
+import (
+	"math"
+	"slices"
+)
+
+// voxelizer holds one Voxelize call's state between its stages.
+type voxelizer struct {
+	mesh   *Mesh
+	opt    VoxelizeOptions
+	h      float64 // voxel size
+	radius float64 // band half-width in metres, HalfWidth h
+	tris   []bandTriangle
+	leaves []*bandLeaf // sorted by origin; after stage 2 only those with band voxels
+	pn     *Pseudonormals
+	bvh    *BVH
+	sign   SignMethod // resolved: SignPseudonormal or SignWinding
+	inside []Coord    // origins of the leaf-sized blocks inside the mesh below the band
+}
+
+// bandTriangle is what the distance scan needs of a triangle, computed once.
+type bandTriangle struct {
+	a, b, c          Vec3
+	ab, ac, bc       Vec3    // edges
+	abab, abac, acac float64 // their dot products
+	normal           Vec3    // unit, zero for a triangle without area
+	centroid         Vec3
+	lo, hi           Coord // the voxels within the band radius of the triangle's bounding box
+}
+
+func newBandTriangle(a, b, c Vec3) bandTriangle {
+	bt := bandTriangle{a: a, b: b, c: c, ab: b.Sub(a), ac: c.Sub(a), bc: c.Sub(b), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
+	bt.abab, bt.abac, bt.acac = bt.ab.Dot(bt.ab), bt.ab.Dot(bt.ac), bt.ac.Dot(bt.ac)
+	bt.normal = bt.ab.Cross(bt.ac).Unit()
+	return bt
+}
+
+// dist2 returns the squared distance from p to the triangle, given p's signed
+// distance to its plane. It is ClosestOnTriangle's region test with the dot products
+// of the edges computed once per triangle (ab.(p-b) = ab.(p-a) - ab.ab, and so on),
+// two dot products per point, and in the face region the plane distance: the scan's
+// inner loop.
+func (bt *bandTriangle) dist2(p Vec3, plane float64) float64 {
+	ap := p.Sub(bt.a)
+	d1, d2 := bt.ab.Dot(ap), bt.ac.Dot(ap)
+	if d1 <= 0 && d2 <= 0 {
+		return ap.Dot(ap)
+	}
+	d3, d4 := d1-bt.abab, d2-bt.abac // ab.(p-b), ac.(p-b)
+	if d3 >= 0 && d4 <= d3 {
+		return dist2(p, bt.b)
+	}
+	vc := d1*d4 - d3*d2
+	if vc <= 0 && d1 >= 0 && d3 <= 0 {
+		return dist2(ap, bt.ab.Scale(d1/(d1-d3)))
+	}
+	d5, d6 := d1-bt.abac, d2-bt.acac // ab.(p-c), ac.(p-c)
+	if d6 >= 0 && d5 <= d6 {
+		return dist2(p, bt.c)
+	}
+	vb := d5*d2 - d1*d6
+	if vb <= 0 && d2 >= 0 && d6 <= 0 {
+		return dist2(ap, bt.ac.Scale(d2/(d2-d6)))
+	}
+	va := d3*d6 - d5*d4
+	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
+		return dist2(p.Sub(bt.b), bt.bc.Scale((d4-d3)/((d4-d3)+(d5-d6))))
+	}
+	if !(va+vb+vc > 0) { // no area
+		return ClosestOnTriangle(p, bt.a, bt.b, bt.c).Dist2
+	}
+	return plane * plane
+}
+
+// bandLeaf is one 8x8x8 block that the band reaches, and its results.
+type bandLeaf struct {
+	origin   Coord
+	tris     []int32           // triangles whose band reaches the block, ascending
+	nearest  [LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
+	inBand   bool              // some voxel is within the band
+	phi      Leaf[float32]     // stage 3 and 4
+	velocity Leaf[Vec3f]       // stage 3
+	normal   Leaf[Vec3f]       // stage 3, or the 26-neighbour sum
+}
+
+func newVoxelizer(m *Mesh, opt VoxelizeOptions) *voxelizer {
+	v := &voxelizer{mesh: m, opt: opt, h: opt.VoxelSize, radius: float64(opt.HalfWidth) * opt.VoxelSize}
+	v.sign = opt.Sign
+	if v.sign == SignAuto {
+		v.sign = SignWinding
+		if opt.Topology.Closed {
+			v.sign = SignPseudonormal
+		}
+	}
+	v.pn = NewPseudonormals(m, opt.Topology)
+	v.bvh = NewBVH(m)
+	return v
+}
+
+// voxelCentre returns the centre of voxel c: h c.
+func (v *voxelizer) voxelCentre(c Coord) Vec3 {
+	return Vec3{v.h * float64(c[0]), v.h * float64(c[1]), v.h * float64(c[2])}
+}
+
+// bin is stage 1: every triangle goes into the list of each leaf that its bounding
+// box, grown by the band radius, overlaps. A voxel within the band of its closest
+// triangle is then certain to find that triangle in its own leaf's list.
+func (v *voxelizer) bin() {
+	m := v.mesh
+	v.tris = make([]bandTriangle, len(m.Triangles))
+	byOrigin := make(map[Coord]*bandLeaf)
+	for t, tri := range m.Triangles {
+		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
+		bt := newBandTriangle(a, b, c)
+		lo, hi := a.Min(b).Min(c), a.Max(b).Max(c)
+		for k := range 3 {
+			bt.lo[k] = int32(math.Ceil((lo[k] - v.radius) / v.h))
+			bt.hi[k] = int32(math.Floor((hi[k] + v.radius) / v.h))
+		}
+		v.tris[t] = bt
+		first, last := bt.lo.AlignDown(LeafLog2), bt.hi.AlignDown(LeafLog2)
+		for x := first[0]; x <= last[0]; x += LeafDim {
+			for y := first[1]; y <= last[1]; y += LeafDim {
+				for z := first[2]; z <= last[2]; z += LeafDim {
+					o := Coord{x, y, z}
+					l := byOrigin[o]
+					if l == nil {
+						l = &bandLeaf{origin: o}
+						byOrigin[o] = l
+					}
+					l.tris = append(l.tris, int32(t))
+				}
+			}
+		}
+	}
+	v.leaves = make([]*bandLeaf, 0, len(byOrigin))
+	for _, l := range byOrigin {
+		v.leaves = append(v.leaves, l)
+	}
+	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return compareCoords(a.origin, b.origin) })
+}
+
+// closestTriangles is stage 2: in each leaf, the nearest of the leaf's triangles to
+// every voxel within the band radius; ties go to the lower triangle index. Leaves
+// left without band voxels are dropped.
+func (v *voxelizer) closestTriangles() {
+	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
+		v.scanLeaf(v.leaves[i])
+	})
+	v.leaves = slices.DeleteFunc(v.leaves, func(l *bandLeaf) bool { return !l.inBand })
+}
+
+func (v *voxelizer) scanLeaf(l *bandLeaf) {
+	var best [LeafVoxels]float64
+	r2 := v.radius * v.radius
+	for i := range best {
+		best[i] = math.Nextafter(r2, math.Inf(1)) // |phi| <= radius is in the band
+		l.nearest[i] = -1
+	}
+	// Nearest triangles first: the sooner a voxel's best distance shrinks, the more
+	// triangles the plane test below rejects without a distance computation.
+	centre := v.voxelCentre(l.origin.Add(Coord{LeafDim / 2, LeafDim / 2, LeafDim / 2}))
+	slices.SortFunc(l.tris, func(s, t int32) int {
+		ds, dt := dist2(centre, v.tris[s].centroid), dist2(centre, v.tris[t].centroid)
+		if ds != dt {
+			return cmpFloat(ds, dt)
+		}
+		return int(s - t)
+	})
+	// The plane test discards voxels farther than the radius from the triangle's
+	// plane; the slack keeps it from discarding one at exactly the radius.
+	slab := v.radius * (1 + 1e-9)
+	end := l.origin.Add(Coord{LeafDim - 1, LeafDim - 1, LeafDim - 1})
+	for _, t := range l.tris {
+		bt := &v.tris[t]
+		lo, hi := maxCoord(bt.lo, l.origin), minCoord(bt.hi, end)
+		n, planeOffset := bt.normal, bt.normal.Dot(bt.a)
+		for i := lo[0]; i <= hi[0]; i++ {
+			x := v.h * float64(i)
+			for j := lo[1]; j <= hi[1]; j++ {
+				y := v.h * float64(j)
+				// The voxels of this column within slab of the plane: |c0 + n_z z| <= slab.
+				c0 := n[0]*x + n[1]*y - planeOffset
+				k0, k1 := lo[2], hi[2]
+				if math.Abs(n[2]) > 1e-12 {
+					za, zb := (-slab-c0)/n[2], (slab-c0)/n[2]
+					if za > zb {
+						za, zb = zb, za
+					}
+					k0 = max(k0, int32(max(math.Ceil(za/v.h), float64(math.MinInt32))))
+					k1 = min(k1, int32(min(math.Floor(zb/v.h), float64(math.MaxInt32))))
+				} else if math.Abs(c0) > slab {
+					continue
+				}
+				column := LeafOffset(Coord{i, j, l.origin[2]}) - int(l.origin[2])
+				for k := k0; k <= k1; k++ {
+					// The distance to the plane is a lower bound of the distance to
+					// the triangle: a triangle farther than that from the best so far
+					// cannot win.
+					z := v.h * float64(k)
+					o := column + int(k)
+					plane := c0 + n[2]*z
+					if plane*plane > best[o] {
+						continue
+					}
+					d2 := bt.dist2(Vec3{x, y, z}, plane)
+					if d2 < best[o] || d2 == best[o] && t < l.nearest[o] {
+						best[o], l.nearest[o] = d2, t
+					}
+				}
+			}
+		}
+	}
+	l.tris = nil // no longer needed
+	l.inBand = slices.ContainsFunc(l.nearest[:], func(t int32) bool { return t >= 0 })
+}
+
+func cmpFloat(a, b float64) int {
+	if a < b {
+		return -1
+	}
+	return 1
+}
+
+func maxCoord(a, b Coord) Coord { return Coord{max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])} }
+func minCoord(a, b Coord) Coord { return Coord{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2])} }
+
+// bandValues is stage 3: each band voxel's closest point gives its distance, its
+// barycentric velocity and its gradient normal; the sign comes from the closest
+// feature's pseudonormal or from the winding number.
+func (v *voxelizer) bandValues() {
+	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
+		l := v.leaves[i]
+		l.phi.Origin, l.velocity.Origin, l.normal.Origin = l.origin, l.origin, l.origin
+		for o, t := range l.nearest {
+			if t < 0 {
+				continue
+			}
+			p := v.voxelCentre(LeafCoord(l.origin, o))
+			tri := v.mesh.Triangles[t]
+			bt := &v.tris[t]
+			cp := ClosestOnTriangle(p, bt.a, bt.b, bt.c)
+			inside := v.insideNear(p, t, cp)
+			d := math.Sqrt(cp.Dist2)
+			out := p.Sub(cp.Point) // along the gradient of the unsigned distance
+			if inside {
+				d, out = -d, out.Scale(-1)
+			}
+			if cp.Dist2 <= 1e-12*v.h*v.h { // on the surface: the direction is noise
+				out = v.pn.At(t, cp.Feature)
+			}
+			var vel Vec3
+			for k := range 3 {
+				vel = vel.Add(v.mesh.Velocity(tri[k]).Scale(cp.Bary[k]))
+			}
+			l.phi.Values[o] = float32(d)
+			l.phi.Active.Set(o, true)
+			l.velocity.Values[o] = Vec3fOf(vel)
+			l.velocity.Active.Set(o, true)
+			l.normal.Values[o] = Vec3fOf(out.Unit())
+			l.normal.Active.Set(o, true)
+		}
+	})
+}
+
+// insideNear tells the side of a band voxel p whose closest point cp is on triangle t.
+func (v *voxelizer) insideNear(p Vec3, t int32, cp ClosestPoint) bool {
+	if v.sign == SignPseudonormal {
+		return v.pn.Inside(p, t, cp)
+	}
+	return v.bvh.WindingNumber(p) >= 0.5
+}
+
+// insideFar tells the side of a point p beyond the band.
+func (v *voxelizer) insideFar(p Vec3) bool {
+	if v.sign == SignPseudonormal {
+		t, cp, _ := v.bvh.Nearest(p, math.Inf(1))
+		return v.pn.Inside(p, t, cp)
+	}
+	return v.bvh.WindingNumber(p) >= 0.5
+}

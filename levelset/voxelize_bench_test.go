@@ -1,0 +1,38 @@
+package levelset
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkVoxelizeSpot is the yardstick's speed test: the 5,856-triangle spot mesh
+// on 128^3 and 256^3 bounding grids, band 3, on 1 and 2 threads. OpenVDB 10's
+// meshToVolume takes 0.19 s and 0.51 s of one core for it (with approximate
+// distances and signs).
+func BenchmarkVoxelizeSpot(b *testing.B) {
+	spot := loadSpot(b)
+	m := &Mesh{Positions: spot.Positions, Triangles: spot.Triangles}
+	smoothVelocities(m)
+	topo := NewTopology(m.Triangles)
+	lo, hi := m.Bounds()
+	span := hi.Sub(lo)
+	for _, res := range []int{128, 256} {
+		for _, threads := range []int{1, 2} {
+			b.Run(fmt.Sprintf("res=%d/threads=%d", res, threads), func(b *testing.B) {
+				opt := VoxelizeOptions{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: threads, Topology: topo}
+				var active int64
+				for b.Loop() {
+					c, err := Voxelize(m, opt)
+					if err != nil {
+						b.Fatal(err)
+					}
+					active = c.Surface.ActiveVoxelCount()
+				}
+				sec := b.Elapsed().Seconds() / float64(b.N)
+				b.ReportMetric(sec, "s/frame")
+				b.ReportMetric(float64(active)/sec, "voxels/s")
+				b.ReportMetric(float64(active), "voxels")
+			})
+		}
+	}
+}
