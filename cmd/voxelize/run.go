@@ -92,7 +92,7 @@ func voxelizeAll(s *settings, log io.Writer) error {
 		}
 		file := colliderFile(col, frameMeta{
 			frame: frame, time: float64(frame-all[0]) / s.fps, fps: s.fps,
-			source: src.Name(), band: band,
+			source: src.Origin(frame), band: band,
 		})
 		out := outPath(frame)
 		if err := cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) }); err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"snowtools/cmd/internal/seq"
@@ -18,9 +19,10 @@ import (
 // topology. Frame f is at (f - first)/fps seconds, first being the source's first
 // frame, whatever part of it a run voxelizes.
 type source interface {
-	Frames() []int                           // every frame the source holds, ascending
-	Mesh(frame int) (*levelset.Mesh, error)  // positions and triangles, no velocities
-	Name() string                            // what the metadata and the logs call it
+	Frames() []int                          // every frame the source holds, ascending
+	Mesh(frame int) (*levelset.Mesh, error) // positions and triangles, no velocities
+	Name() string                           // what the logs call it
+	Origin(frame int) string                // what a frame's file says it comes from
 }
 
 // openSource reads what the user named: a glTF/GLB file (its animation sampled at
@@ -99,6 +101,11 @@ func (s *gltfSource) Name() string {
 	return fmt.Sprintf("%s (clip %q)", s.path, s.scene.Clips()[s.clip].Name)
 }
 
+// Origin names the file, the clip and the time sampled.
+func (s *gltfSource) Origin(frame int) string {
+	return fmt.Sprintf("%s at %.6g s", s.Name(), s.start+float64(frame-1)/s.fps)
+}
+
 // fileSequence is one mesh file per frame.
 type fileSequence struct {
 	pattern string
@@ -115,13 +122,17 @@ func (s *fileSequence) Frames() []int {
 
 func (s *fileSequence) Name() string { return s.pattern }
 
+// Origin is the frame's own file.
+func (s *fileSequence) Origin(frame int) string { return s.path(frame) }
+
 func (s *fileSequence) Mesh(frame int) (*levelset.Mesh, error) {
-	for _, fr := range s.frames {
-		if fr.Number == frame {
-			return readMeshFile(fr.Path)
-		}
-	}
-	return nil, fmt.Errorf("%s: no frame %d", s.pattern, frame)
+	return readMeshFile(s.path(frame))
+}
+
+// path returns the file of a frame that Frames listed.
+func (s *fileSequence) path(frame int) string {
+	i, _ := slices.BinarySearchFunc(s.frames, frame, func(f seq.Frame, n int) int { return f.Number - n })
+	return s.frames[i].Path
 }
 
 // readMeshFile reads one static mesh; the error names the file.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
 )
 
@@ -95,7 +96,7 @@ func TestFileSizeAgainstOpenVDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a million-voxel grid")
 	}
-	needOpenVDB(t)
+	vdbtest.NeedOpenVDB(t)
 	dir := t.TempDir()
 	for _, class := range []Class{LevelSet, UnknownClass} {
 		ours := filepath.Join(dir, "ours.vdb")
@@ -104,7 +105,7 @@ func TestFileSizeAgainstOpenVDB(t *testing.T) {
 		if err := os.WriteFile(ours, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		run(t, "vdb_tool", "-quiet", "-read", ours, "-write", "codec=zip", theirs)
+		vdbtest.Run(t, "vdb_tool", "-quiet", "-read", ours, "-write", "codec=zip", theirs)
 		st, err := os.Stat(theirs)
 		if err != nil {
 			t.Fatal(err)

@@ -1,8 +1,6 @@
 package vdb
 
-// These tests make OpenVDB itself the judge: Debian's OpenVDB 10 (python3-openvdb for
-// /usr/bin/python3, and libopenvdb-tools). They skip when it is missing, unless
-// SNOWTOOLS_REQUIRE_OPENVDB is set, as .ci/run sets it: then a missing OpenVDB fails.
+// These tests make OpenVDB itself the judge (see package vdbtest).
 
 import (
 	"encoding/binary"
@@ -10,48 +8,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
 )
-
-const (
-	systemPython = "/usr/bin/python3"
-	requireEnv   = "SNOWTOOLS_REQUIRE_OPENVDB"
-)
-
-// needOpenVDB skips the test when pyopenvdb or the OpenVDB tools are missing.
-func needOpenVDB(t testing.TB) {
-	t.Helper()
-	missing := ""
-	if err := exec.Command(systemPython, "-c", "import pyopenvdb").Run(); err != nil {
-		missing = "pyopenvdb for " + systemPython
-	} else if _, err := exec.LookPath("vdb_tool"); err != nil {
-		missing = "vdb_tool"
-	} else if _, err := exec.LookPath("vdb_print"); err != nil {
-		missing = "vdb_print"
-	}
-	if missing == "" {
-		return
-	}
-	msg := "OpenVDB is not installed (" + missing + " missing): apt-get install python3-openvdb libopenvdb-tools"
-	if os.Getenv(requireEnv) != "" {
-		t.Fatal(msg + "; " + requireEnv + " is set, so this is a failure")
-	}
-	t.Skip(msg)
-}
-
-func run(t testing.TB, name string, args ...string) string {
-	t.Helper()
-	out, err := exec.Command(name, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return string(out)
-}
 
 // What testdata/pyopenvdb_dump.py reports of a file.
 type pyFile struct {
@@ -90,7 +53,7 @@ type pyVoxel struct {
 func dumpWithOpenVDB(t *testing.T, path string) pyFile {
 	t.Helper()
 	dir := t.TempDir()
-	run(t, systemPython, filepath.Join("testdata", "pyopenvdb_dump.py"), path, dir)
+	vdbtest.Run(t, vdbtest.Python, filepath.Join("testdata", "pyopenvdb_dump.py"), path, dir)
 	var f pyFile
 	data, err := os.ReadFile(filepath.Join(dir, "grids.json"))
 	if err != nil {
@@ -205,7 +168,7 @@ func agreeValues[T levelset.Value](t *testing.T, label string, p pyGrid, g *leve
 // Files we write are read by OpenVDB 10 with the same grids, names, classes,
 // transforms, active voxels and values, in every compression and in half float.
 func TestOpenVDBReadsOurFiles(t *testing.T) {
-	needOpenVDB(t)
+	vdbtest.NeedOpenVDB(t)
 	dir := t.TempDir()
 	for _, half := range []bool{false, true} {
 		f := testFile(half)
@@ -231,7 +194,7 @@ func TestOpenVDBReadsOurFiles(t *testing.T) {
 				}
 				agree(t, label+" "+pg.Name, pg, g)
 			}
-			list := run(t, "vdb_print", "-l", path)
+			list := vdbtest.Run(t, "vdb_print", "-l", path)
 			for _, want := range []string{"surface", "density", "velocity", "Tree_float_5_4_3", "Tree_vec3s_5_4_3"} {
 				if !strings.Contains(list, want) {
 					t.Errorf("%s: vdb_print does not list %q:\n%s", label, want, list)
@@ -245,10 +208,10 @@ func TestOpenVDBReadsOurFiles(t *testing.T) {
 // read here with every value OpenVDB itself reads from them; Blosc gets an error
 // that says how to re-save the file.
 func TestReadOpenVDBFiles(t *testing.T) {
-	needOpenVDB(t)
+	vdbtest.NeedOpenVDB(t)
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.vdb")
-	run(t, systemPython, filepath.Join("testdata", "pyopenvdb_make.py"), src)
+	vdbtest.Run(t, vdbtest.Python, filepath.Join("testdata", "pyopenvdb_make.py"), src)
 	encodings := map[string][]string{
 		"none":        {"codec=none"},
 		"zip":         {"codec=zip"},
@@ -259,7 +222,7 @@ func TestReadOpenVDBFiles(t *testing.T) {
 	}
 	for name, args := range encodings {
 		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".vdb")
-		run(t, "vdb_tool", append([]string{"-quiet", "-read", src, "-write"}, append(args, path)...)...)
+		vdbtest.Run(t, "vdb_tool", append([]string{"-quiet", "-read", src, "-write"}, append(args, path)...)...)
 		p := dumpWithOpenVDB(t, path)
 		f := readFile(t, path)
 		if len(f.Grids) != 3 || len(p.Grids) != 3 {
@@ -275,7 +238,7 @@ func TestReadOpenVDBFiles(t *testing.T) {
 	}
 
 	blosc := filepath.Join(dir, "blosc.vdb")
-	run(t, "vdb_tool", "-quiet", "-read", src, "-write", "codec=blosc", blosc)
+	vdbtest.Run(t, "vdb_tool", "-quiet", "-read", src, "-write", "codec=blosc", blosc)
 	r, err := os.Open(blosc)
 	if err != nil {
 		t.Fatal(err)
