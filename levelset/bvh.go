@@ -68,51 +68,62 @@ func NewBVH(m *Mesh) *BVH {
 	for _, p := range m.Positions {
 		b.scale = max(b.scale, math.Abs(p[0]), math.Abs(p[1]), math.Abs(p[2]))
 	}
-	bd := bvhBuilder{
-		order: b.tri,
-		lo:    make([]Vec3, n),
-		hi:    make([]Vec3, n),
-		cent:  make([]Vec3, n),
-		nodes: make([]bvhNode, 0, 2*(n/2+1)),
-	}
+	items := make([]bvhItem, n)
 	for t, tr := range m.Triangles {
 		a, bb, c := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
-		bd.order[t] = int32(t)
-		bd.lo[t] = a.Min(bb).Min(c)
-		bd.hi[t] = a.Max(bb).Max(c)
-		// The box centre rather than the centroid: it is what the SAH bins see
-		// and it is exact to compute.
-		bd.cent[t] = bd.lo[t].Add(bd.hi[t]).Scale(0.5)
+		items[t] = bvhItem{lo: minVec(minVec(a, bb), c), hi: maxVec(maxVec(a, bb), c), tri: int32(t)}
 	}
+	bd := bvhBuilder{items: items, nodes: make([]bvhNode, 0, n/2+1)}
 	bd.build(0, n, 0)
 	b.nodes = bd.nodes
-	for s, t := range b.tri {
-		tr := m.Triangles[t]
+	for s, it := range items {
+		tr := m.Triangles[it.tri]
+		b.tri[s] = it.tri
 		b.pos[s] = [3]Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
 	}
 	return b
 }
 
-// bvhBuilder holds the per-triangle boxes and centroids (indexed by triangle) and
-// the permutation of triangles that the build sorts into leaf order.
-type bvhBuilder struct {
-	order       []int32
-	lo, hi      []Vec3
-	cent        []Vec3
-	nodes       []bvhNode
-	binLo, binH [bvhBins]Vec3
-	binN        [bvhBins]int
+// bvhItem is a triangle during the build: its bounding box and index. The build
+// sorts the items into leaf order; keeping them in one array (not indexed through
+// a permutation) keeps every pass over a node's range sequential in memory.
+type bvhItem struct {
+	lo, hi Vec3
+	tri    int32
 }
 
-// build appends the subtree of order[start:end] and returns its node index.
+// centre2 is twice the centre of the item's box on axis k. The SAH bins sort
+// triangles by their box centre (exact to compute, unlike the centroid); the
+// factor 2 saves a multiplication and changes nothing.
+func (it *bvhItem) centre2(k int) float64 { return it.lo[k] + it.hi[k] }
+
+const (
+	// bvhParallelMin is the fewest triangles for which a node builds its two
+	// subtrees on two goroutines; bvhParallelDepth bounds the goroutines to
+	// 2^bvhParallelDepth. The tree is the same as a serial build's, node for
+	// node: each subtree depends only on its own range of items.
+	bvhParallelMin   = 1 << 15
+	bvhParallelDepth = 3
+)
+
+// bvhBuilder appends the nodes of one subtree, in depth-first order, with node
+// indices relative to the start of its own nodes slice.
+type bvhBuilder struct {
+	items []bvhItem // all of them; a subtree owns a range
+	nodes []bvhNode
+}
+
+// build appends the subtree of items[start:end] and returns its node index.
 func (bd *bvhBuilder) build(start, end, depth int) int32 {
 	idx := int32(len(bd.nodes))
 	inf := math.Inf(1)
 	lo, hi := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
 	clo, chi := lo, hi
-	for _, t := range bd.order[start:end] {
-		lo, hi = lo.Min(bd.lo[t]), hi.Max(bd.hi[t])
-		clo, chi = clo.Min(bd.cent[t]), chi.Max(bd.cent[t])
+	for i := start; i < end; i++ {
+		it := &bd.items[i]
+		lo, hi = minVec(lo, it.lo), maxVec(hi, it.hi)
+		c := Vec3{it.centre2(0), it.centre2(1), it.centre2(2)}
+		clo, chi = minVec(clo, c), maxVec(chi, c)
 	}
 	bd.nodes = append(bd.nodes, bvhNode{lo: lo, hi: hi, first: int32(start), count: int32(end - start)})
 	if end-start <= bvhLeafSize {
@@ -134,84 +145,135 @@ func (bd *bvhBuilder) build(start, end, depth int) int32 {
 		mid = bd.splitMedian(start, end, axis)
 	}
 	bd.nodes[idx].count = 0
-	bd.build(start, mid, depth+1)
-	right := bd.build(mid, end, depth+1)
-	bd.nodes[idx].first = right
+	if end-start < bvhParallelMin || depth >= bvhParallelDepth {
+		bd.build(start, mid, depth+1)
+		bd.nodes[idx].first = bd.build(mid, end, depth+1)
+		return idx
+	}
+	left, right := bvhBuilder{items: bd.items}, bvhBuilder{items: bd.items}
+	done := make(chan struct{})
+	go func() {
+		left.build(start, mid, depth+1)
+		close(done)
+	}()
+	right.build(mid, end, depth+1)
+	<-done
+	bd.appendShifted(left.nodes)
+	bd.nodes[idx].first = int32(len(bd.nodes))
+	bd.appendShifted(right.nodes)
 	return idx
 }
 
-// bvhBin returns the SAH bucket of centroid coordinate c on an axis whose centroids
-// span [c0, c0 + ext]; scale is bvhBins / ext.
+// appendShifted appends the nodes of a subtree built on its own, moving the
+// child indices of its inner nodes by where it lands (leaf ranges are slots,
+// which do not move).
+func (bd *bvhBuilder) appendShifted(sub []bvhNode) {
+	off := int32(len(bd.nodes))
+	for _, nd := range sub {
+		if nd.count == 0 {
+			nd.first += off
+		}
+		bd.nodes = append(bd.nodes, nd)
+	}
+}
+
+// bvhBin returns the SAH bucket of a (doubled) centre coordinate c on an axis
+// whose centres span [c0, c0 + ext]; scale is bvhBins / ext.
 func bvhBin(c, c0, scale float64) int {
 	i := int((c - c0) * scale)
 	return min(max(i, 0), bvhBins-1)
 }
 
-// splitSAH partitions order[start:end] at the cheapest bin boundary on axis and
-// returns the index of the first triangle of the right part, or -1 when no
-// boundary separates the centroids.
+// splitSAH partitions items[start:end] at the cheapest bin boundary on axis and
+// returns the index of the first item of the right part, or -1 when no boundary
+// separates the centres.
 func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) int {
 	inf := math.Inf(1)
 	scale := bvhBins / ext
+	var binLo, binHi [bvhBins]Vec3
+	var binN [bvhBins]int
 	for i := range bvhBins {
-		bd.binLo[i], bd.binH[i], bd.binN[i] = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+		binLo[i], binHi[i] = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
 	}
-	for _, t := range bd.order[start:end] {
-		i := bvhBin(bd.cent[t][axis], c0, scale)
-		bd.binN[i]++
-		bd.binLo[i], bd.binH[i] = bd.binLo[i].Min(bd.lo[t]), bd.binH[i].Max(bd.hi[t])
+	for i := start; i < end; i++ {
+		it := &bd.items[i]
+		k := bvhBin(it.centre2(axis), c0, scale)
+		binN[k]++
+		binLo[k], binHi[k] = minVec(binLo[k], it.lo), maxVec(binHi[k], it.hi)
 	}
 	// Sweep from the right to get the cost of every right part, then from the
 	// left to add the left parts.
 	var rightCost [bvhBins]float64
 	rlo, rhi, rn := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
-	for i := bvhBins - 1; i > 0; i-- {
-		rlo, rhi, rn = rlo.Min(bd.binLo[i]), rhi.Max(bd.binH[i]), rn+bd.binN[i]
-		rightCost[i] = boxHalfArea(rlo, rhi) * float64(rn)
+	for k := bvhBins - 1; k > 0; k-- {
+		rlo, rhi, rn = minVec(rlo, binLo[k]), maxVec(rhi, binHi[k]), rn+binN[k]
+		rightCost[k] = boxHalfArea(rlo, rhi) * float64(rn)
 	}
 	llo, lhi, ln := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
 	best, bestCost := -1, inf
-	for i := 1; i < bvhBins; i++ {
-		llo, lhi, ln = llo.Min(bd.binLo[i-1]), lhi.Max(bd.binH[i-1]), ln+bd.binN[i-1]
+	for k := 1; k < bvhBins; k++ {
+		llo, lhi, ln = minVec(llo, binLo[k-1]), maxVec(lhi, binHi[k-1]), ln+binN[k-1]
 		if ln == 0 || ln == end-start {
 			continue
 		}
-		if c := boxHalfArea(llo, lhi)*float64(ln) + rightCost[i]; c < bestCost {
-			best, bestCost = i, c
+		if c := boxHalfArea(llo, lhi)*float64(ln) + rightCost[k]; c < bestCost {
+			best, bestCost = k, c
 		}
 	}
 	if best < 0 {
 		return -1
 	}
-	// Stable in-place partition is not needed for determinism: the swaps depend
-	// only on the input order.
+	// The swaps depend only on the order the items arrive in, so the result is
+	// deterministic without a stable partition.
 	i, j := start, end-1
 	for i <= j {
-		if bvhBin(bd.cent[bd.order[i]][axis], c0, scale) < best {
+		if bvhBin(bd.items[i].centre2(axis), c0, scale) < best {
 			i++
 		} else {
-			bd.order[i], bd.order[j] = bd.order[j], bd.order[i]
+			bd.items[i], bd.items[j] = bd.items[j], bd.items[i]
 			j--
 		}
 	}
 	return i
 }
 
-// splitMedian sorts order[start:end] by centroid on axis (ties by triangle index)
-// and splits it in halves. It is the fallback for coincident centroids and for
+// splitMedian sorts items[start:end] by centre on axis (ties by triangle index)
+// and splits them in halves. It is the fallback for coincident centres and for
 // very deep nodes, where it keeps the depth logarithmic.
 func (bd *bvhBuilder) splitMedian(start, end, axis int) int {
-	slices.SortFunc(bd.order[start:end], func(s, t int32) int {
-		cs, ct := bd.cent[s][axis], bd.cent[t][axis]
+	slices.SortFunc(bd.items[start:end], func(s, t bvhItem) int {
+		cs, ct := s.centre2(axis), t.centre2(axis)
 		switch {
 		case cs < ct:
 			return -1
 		case cs > ct:
 			return 1
 		}
-		return int(s) - int(t)
+		return int(s.tri) - int(t.tri)
 	})
 	return (start + end) / 2
+}
+
+// minVec is the component-wise minimum of a and b for finite vectors. Unlike
+// Vec3.Min it skips math.Min's NaN and signed-zero cases, which on amd64 cost a
+// function call per component and made the build several times slower.
+func minVec(a, b Vec3) Vec3 {
+	for k := range 3 {
+		if b[k] < a[k] {
+			a[k] = b[k]
+		}
+	}
+	return a
+}
+
+// maxVec is the component-wise maximum of a and b for finite vectors (see minVec).
+func maxVec(a, b Vec3) Vec3 {
+	for k := range 3 {
+		if b[k] > a[k] {
+			a[k] = b[k]
+		}
+	}
+	return a
 }
 
 // boxHalfArea is half the surface area of the box [lo, hi].

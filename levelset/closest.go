@@ -30,76 +30,109 @@ type ClosestPoint struct {
 // so no case is decided by a near-zero division. A degenerate triangle (zero area)
 // is treated as its three edges.
 func ClosestOnTriangle(p, a, b, c Vec3) ClosestPoint {
-	ab, ac, ap := b.Sub(a), c.Sub(a), p.Sub(a)
-	d1, d2 := ab.Dot(ap), ac.Dot(ap)
+	t := newTriangle(a, b, c)
+	return t.closest(p)
+}
+
+// triangle is a triangle prepared for many closest-point queries: its edges and
+// their dot products are computed once, so a query needs two dot products.
+//
+// The query code works on scalars rather than Vec3 values: Go keeps arrays in
+// memory, and the copies cost more than the arithmetic in this inner loop.
+type triangle struct {
+	a, ab, ac        Vec3 // corner a and the edges b - a, c - a
+	abab, abac, acac float64
+}
+
+func newTriangle(a, b, c Vec3) triangle {
+	t := triangle{a: a, ab: b.Sub(a), ac: c.Sub(a)}
+	t.abab, t.abac, t.acac = t.ab.Dot(t.ab), t.ab.Dot(t.ac), t.ac.Dot(t.ac)
+	return t
+}
+
+// region returns the feature holding the point of the triangle nearest to p, and
+// that point as a + v ab + w ac. It is Ericson's test with ab.(p-b) = ab.(p-a) - ab.ab
+// and the like taken from the precomputed products.
+func (t *triangle) region(px, py, pz float64) (f Feature, v, w float64) {
+	apx, apy, apz := px-t.a[0], py-t.a[1], pz-t.a[2]
+	d1 := t.ab[0]*apx + t.ab[1]*apy + t.ab[2]*apz // ab.(p-a)
+	d2 := t.ac[0]*apx + t.ac[1]*apy + t.ac[2]*apz // ac.(p-a)
 	if d1 <= 0 && d2 <= 0 {
-		return at(p, a, FeatureVertexA, [3]float64{1, 0, 0})
+		return FeatureVertexA, 0, 0
 	}
-	bp := p.Sub(b)
-	d3, d4 := ab.Dot(bp), ac.Dot(bp)
+	d3, d4 := d1-t.abab, d2-t.abac // ab.(p-b), ac.(p-b)
 	if d3 >= 0 && d4 <= d3 {
-		return at(p, b, FeatureVertexB, [3]float64{0, 1, 0})
+		return FeatureVertexB, 1, 0
 	}
 	vc := d1*d4 - d3*d2
 	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		v := d1 / (d1 - d3)
-		return at(p, a.Add(ab.Scale(v)), FeatureEdgeAB, [3]float64{1 - v, v, 0})
+		return FeatureEdgeAB, d1 / (d1 - d3), 0
 	}
-	cp := p.Sub(c)
-	d5, d6 := ab.Dot(cp), ac.Dot(cp)
+	d5, d6 := d1-t.abac, d2-t.acac // ab.(p-c), ac.(p-c)
 	if d6 >= 0 && d5 <= d6 {
-		return at(p, c, FeatureVertexC, [3]float64{0, 0, 1})
+		return FeatureVertexC, 0, 1
 	}
 	vb := d5*d2 - d1*d6
 	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		w := d2 / (d2 - d6)
-		return at(p, a.Add(ac.Scale(w)), FeatureEdgeCA, [3]float64{1 - w, 0, w})
+		return FeatureEdgeCA, 0, d2 / (d2 - d6)
 	}
 	va := d3*d6 - d5*d4
 	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		w := (d4 - d3) / ((d4 - d3) + (d5 - d6))
-		return at(p, b.Add(c.Sub(b).Scale(w)), FeatureEdgeBC, [3]float64{0, 1 - w, w})
+		s := (d4 - d3) / ((d4 - d3) + (d5 - d6)) // along b -> c
+		return FeatureEdgeBC, 1 - s, s
 	}
 	sum := va + vb + vc
 	if !(sum > 0) {
-		return closestOnEdges(p, a, b, c)
+		return t.onEdges(Vec3{px, py, pz})
 	}
-	v, w := vb/sum, vc/sum
-	return at(p, a.Add(ab.Scale(v)).Add(ac.Scale(w)), FeatureFace, [3]float64{1 - v - w, v, w})
+	return FeatureFace, vb / sum, vc / sum
 }
 
-// at is the answer q for query p, on feature f with barycentric coordinates bary.
-func at(p, q Vec3, f Feature, bary [3]float64) ClosestPoint {
+// at returns a + v ab + w ac.
+func (t *triangle) at(v, w float64) Vec3 {
+	return Vec3{
+		t.a[0] + v*t.ab[0] + w*t.ac[0],
+		t.a[1] + v*t.ab[1] + w*t.ac[1],
+		t.a[2] + v*t.ab[2] + w*t.ac[2],
+	}
+}
+
+// closest returns the point of the triangle nearest to p.
+func (t *triangle) closest(p Vec3) ClosestPoint {
+	f, v, w := t.region(p[0], p[1], p[2])
+	q := t.at(v, w)
+	bary := [3]float64{1 - v - w, v, w}
+	switch f { // exact corners, not 1 - 0 - 0 rounding elsewhere
+	case FeatureVertexA:
+		bary = [3]float64{1, 0, 0}
+	case FeatureEdgeBC:
+		bary[0] = 0
+	}
 	return ClosestPoint{Point: q, Bary: bary, Feature: f, Dist2: dist2(p, q)}
 }
 
-// closestOnEdges handles a triangle without area: the nearest point of its three
-// edges, each a segment.
-func closestOnEdges(p, a, b, c Vec3) ClosestPoint {
-	best := onSegment(p, a, b, FeatureEdgeAB, 0, 1)
-	for _, e := range [2]ClosestPoint{onSegment(p, b, c, FeatureEdgeBC, 1, 2), onSegment(p, c, a, FeatureEdgeCA, 2, 0)} {
-		if e.Dist2 < best.Dist2 {
-			best = e
+// onEdges handles a triangle without area: the nearest point of its three edges.
+func (t *triangle) onEdges(p Vec3) (Feature, float64, float64) {
+	best, bestF, bestV, bestW := -1.0, FeatureEdgeAB, 0.0, 0.0
+	try := func(f Feature, v0, w0, v1, w1 float64) { // the segment from (v0, w0) to (v1, w1)
+		s, e := t.at(v0, w0), t.at(v1, w1)
+		d := e.Sub(s)
+		u := 0.0
+		if l2 := d.Dot(d); l2 > 0 {
+			u = min(max(p.Sub(s).Dot(d)/l2, 0), 1)
+		}
+		v, w := v0+u*(v1-v0), w0+u*(w1-w0)
+		if d2 := dist2(p, t.at(v, w)); best < 0 || d2 < best {
+			best, bestF, bestV, bestW = d2, f, v, w
 		}
 	}
-	return best
-}
-
-// onSegment returns the point of segment (s, e) nearest to p, with barycentric weights
-// placed on the triangle corners is and ie.
-func onSegment(p, s, e Vec3, f Feature, is, ie int) ClosestPoint {
-	d := e.Sub(s)
-	t := 0.0
-	if l2 := d.Dot(d); l2 > 0 {
-		t = min(max(p.Sub(s).Dot(d)/l2, 0), 1)
-	}
-	var bary [3]float64
-	bary[is] += 1 - t
-	bary[ie] += t
-	return at(p, s.Add(d.Scale(t)), f, bary)
+	try(FeatureEdgeAB, 0, 0, 1, 0)
+	try(FeatureEdgeBC, 1, 0, 0, 1)
+	try(FeatureEdgeCA, 0, 1, 0, 0)
+	return bestF, bestV, bestW
 }
 
 func dist2(p, q Vec3) float64 {
-	d := p.Sub(q)
-	return d.Dot(d)
+	dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
+	return dx*dx + dy*dy + dz*dz
 }

@@ -51,3 +51,40 @@ func (m *Mask512) ForEachOn(fn func(n int)) {
 		}
 	}
 }
+
+// And returns the voxels in both m and o.
+func (m *Mask512) And(o *Mask512) Mask512 {
+	var r Mask512
+	for i := range m {
+		r[i] = m[i] & o[i]
+	}
+	return r
+}
+
+// AndNot returns the voxels in m but not in o.
+func (m *Mask512) AndNot(o *Mask512) Mask512 {
+	var r Mask512
+	for i := range m {
+		r[i] = m[i] &^ o[i]
+	}
+	return r
+}
+
+// First returns the lowest voxel offset in m, or -1 if m is empty.
+func (m *Mask512) First() int {
+	for i, w := range m {
+		if w != 0 {
+			return i<<6 | bits.TrailingZeros64(w)
+		}
+	}
+	return -1
+}
+
+// Or returns the voxels in m or o.
+func (m *Mask512) Or(o *Mask512) Mask512 {
+	var r Mask512
+	for i := range m {
+		r[i] = m[i] | o[i]
+	}
+	return r
+}

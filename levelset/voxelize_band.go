@@ -21,67 +21,42 @@ type voxelizer struct {
 
 // bandTriangle is what the distance scan needs of a triangle, computed once.
 type bandTriangle struct {
-	a, b, c          Vec3
-	ab, ac, bc       Vec3    // edges
-	abab, abac, acac float64 // their dot products
-	normal           Vec3    // unit, zero for a triangle without area
-	centroid         Vec3
-	lo, hi           Coord // the voxels within the band radius of the triangle's bounding box
+	triangle
+	normal   Vec3 // unit, zero for a triangle without area
+	centroid Vec3
+	lo, hi   Coord // the voxels within the band radius of the triangle's bounding box
 }
 
 func newBandTriangle(a, b, c Vec3) bandTriangle {
-	bt := bandTriangle{a: a, b: b, c: c, ab: b.Sub(a), ac: c.Sub(a), bc: c.Sub(b), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
-	bt.abab, bt.abac, bt.acac = bt.ab.Dot(bt.ab), bt.ab.Dot(bt.ac), bt.ac.Dot(bt.ac)
+	bt := bandTriangle{triangle: newTriangle(a, b, c), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
 	bt.normal = bt.ab.Cross(bt.ac).Unit()
 	return bt
 }
 
 // dist2 returns the squared distance from p to the triangle, given p's signed
-// distance to its plane. It is ClosestOnTriangle's region test with the dot products
-// of the edges computed once per triangle (ab.(p-b) = ab.(p-a) - ab.ab, and so on),
-// two dot products per point, and in the face region the plane distance: the scan's
-// inner loop.
-func (bt *bandTriangle) dist2(p Vec3, plane float64) float64 {
-	ap := p.Sub(bt.a)
-	d1, d2 := bt.ab.Dot(ap), bt.ac.Dot(ap)
-	if d1 <= 0 && d2 <= 0 {
-		return ap.Dot(ap)
+// distance to the triangle's plane, which is the answer in the face region.
+func (bt *bandTriangle) dist2(x, y, z, plane float64) float64 {
+	f, v, w := bt.region(x, y, z)
+	if f == FeatureFace {
+		return plane * plane
 	}
-	d3, d4 := d1-bt.abab, d2-bt.abac // ab.(p-b), ac.(p-b)
-	if d3 >= 0 && d4 <= d3 {
-		return dist2(p, bt.b)
-	}
-	vc := d1*d4 - d3*d2
-	if vc <= 0 && d1 >= 0 && d3 <= 0 {
-		return dist2(ap, bt.ab.Scale(d1/(d1-d3)))
-	}
-	d5, d6 := d1-bt.abac, d2-bt.acac // ab.(p-c), ac.(p-c)
-	if d6 >= 0 && d5 <= d6 {
-		return dist2(p, bt.c)
-	}
-	vb := d5*d2 - d1*d6
-	if vb <= 0 && d2 >= 0 && d6 <= 0 {
-		return dist2(ap, bt.ac.Scale(d2/(d2-d6)))
-	}
-	va := d3*d6 - d5*d4
-	if va <= 0 && d4-d3 >= 0 && d5-d6 >= 0 {
-		return dist2(p.Sub(bt.b), bt.bc.Scale((d4-d3)/((d4-d3)+(d5-d6))))
-	}
-	if !(va+vb+vc > 0) { // no area
-		return ClosestOnTriangle(p, bt.a, bt.b, bt.c).Dist2
-	}
-	return plane * plane
+	dx := x - (bt.a[0] + v*bt.ab[0] + w*bt.ac[0])
+	dy := y - (bt.a[1] + v*bt.ab[1] + w*bt.ac[1])
+	dz := z - (bt.a[2] + v*bt.ab[2] + w*bt.ac[2])
+	return dx*dx + dy*dy + dz*dz
 }
 
 // bandLeaf is one 8x8x8 block that the band reaches, and its results.
 type bandLeaf struct {
-	origin   Coord
-	tris     []int32           // triangles whose band reaches the block, ascending
-	nearest  [LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
-	inBand   bool              // some voxel is within the band
-	phi      Leaf[float32]     // stage 3 and 4
-	velocity Leaf[Vec3f]       // stage 3
-	normal   Leaf[Vec3f]       // stage 3, or the 26-neighbour sum
+	origin  Coord
+	tris    []int32            // triangles whose band reaches the block
+	nearest *[LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
+	inBand  bool               // some voxel is within the band
+	// The results, allocated by the parallel stages: binning is sequential, and
+	// clearing 16 kB a leaf there would cost a tenth of the whole.
+	phi      *Leaf[float32] // stage 3 and 4
+	velocity *Leaf[Vec3f]   // stage 3
+	normal   *Leaf[Vec3f]   // stage 3, or the 26-neighbour sum
 }
 
 func newVoxelizer(m *Mesh, opt VoxelizeOptions) *voxelizer {
@@ -153,6 +128,7 @@ func (v *voxelizer) closestTriangles() {
 
 func (v *voxelizer) scanLeaf(l *bandLeaf) {
 	var best [LeafVoxels]float64
+	l.nearest = new([LeafVoxels]int32)
 	r2 := v.radius * v.radius
 	for i := range best {
 		best[i] = math.Nextafter(r2, math.Inf(1)) // |phi| <= radius is in the band
@@ -204,7 +180,7 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 					if plane*plane > best[o] {
 						continue
 					}
-					d2 := bt.dist2(Vec3{x, y, z}, plane)
+					d2 := bt.dist2(x, y, z, plane)
 					if d2 < best[o] || d2 == best[o] && t < l.nearest[o] {
 						best[o], l.nearest[o] = d2, t
 					}
@@ -232,15 +208,14 @@ func minCoord(a, b Coord) Coord { return Coord{min(a[0], b[0]), min(a[1], b[1]),
 func (v *voxelizer) bandValues() {
 	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
-		l.phi.Origin, l.velocity.Origin, l.normal.Origin = l.origin, l.origin, l.origin
+		l.phi, l.velocity, l.normal = &Leaf[float32]{Origin: l.origin}, &Leaf[Vec3f]{Origin: l.origin}, &Leaf[Vec3f]{Origin: l.origin}
 		for o, t := range l.nearest {
 			if t < 0 {
 				continue
 			}
 			p := v.voxelCentre(LeafCoord(l.origin, o))
 			tri := v.mesh.Triangles[t]
-			bt := &v.tris[t]
-			cp := ClosestOnTriangle(p, bt.a, bt.b, bt.c)
+			cp := v.tris[t].closest(p)
 			inside := v.insideNear(p, t, cp)
 			d := math.Sqrt(cp.Dist2)
 			out := p.Sub(cp.Point) // along the gradient of the unsigned distance
@@ -251,8 +226,11 @@ func (v *voxelizer) bandValues() {
 				out = v.pn.At(t, cp.Feature)
 			}
 			var vel Vec3
-			for k := range 3 {
-				vel = vel.Add(v.mesh.Velocity(tri[k]).Scale(cp.Bary[k]))
+			if vs := v.mesh.Velocities; vs != nil {
+				va, vb, vc := &vs[tri[0]], &vs[tri[1]], &vs[tri[2]]
+				for k := range 3 {
+					vel[k] = cp.Bary[0]*va[k] + cp.Bary[1]*vb[k] + cp.Bary[2]*vc[k]
+				}
 			}
 			l.phi.Values[o] = float32(d)
 			l.phi.Active.Set(o, true)
@@ -261,6 +239,7 @@ func (v *voxelizer) bandValues() {
 			l.normal.Values[o] = Vec3fOf(out.Unit())
 			l.normal.Active.Set(o, true)
 		}
+		l.nearest = nil
 	})
 }
 

@@ -10,83 +10,61 @@ import "math"
 // without crossing the surface, through a hole; such regions are tested one by one.)
 
 // fillBeyondBand is stage 4: the voxels of band leaves beyond the band take the
-// sign of a band voxel they connect to inside the leaf, or, for a pocket that
-// touches none, the sign found by insideFar at one of its voxels.
+// sign of the band voxels they connect to inside the leaf, or, for a pocket that
+// touches none, the sign found by insideFar at one of its voxels. The floods run on
+// the leaf's bit masks, a face step being a shift (see dilateWithin).
 func (v *voxelizer) fillBeyondBand() {
 	background := float32(v.radius)
 	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
-		var queue [LeafVoxels]int16
-		var done Mask512 = l.phi.Active
-		head, tail := 0, 0
-		seed := func(o int, phi float32) {
-			l.phi.Values[o] = phi
-			done.Set(o, true)
-			queue[tail] = int16(o)
-			tail++
-		}
-		flood := func() {
-			for ; head < tail; head++ {
-				o := int(queue[head])
-				forEachFaceNeighbour(o, func(n int) {
-					if !done.IsOn(n) {
-						seed(n, signOf(l.phi.Values[o], background))
-					}
-				})
-			}
-		}
-		// Inactive voxels next to band voxels first, then the pockets.
+		var inside, outside Mask512
 		l.phi.Active.ForEachOn(func(o int) {
-			forEachFaceNeighbour(o, func(n int) {
-				if !done.IsOn(n) {
-					seed(n, signOf(l.phi.Values[o], background))
-				}
-			})
+			if l.phi.Values[o] < 0 {
+				inside.Set(o, true)
+			} else {
+				outside.Set(o, true)
+			}
 		})
-		flood()
-		for o := range LeafVoxels {
-			if done.IsOn(o) {
-				continue
-			}
-			phi := background
-			if v.insideFar(v.voxelCentre(LeafCoord(l.origin, o))) {
-				phi = -background
-			}
-			seed(o, phi)
-			flood()
+		var beyond Mask512
+		for k, w := range l.phi.Active {
+			beyond[k] = ^w
 		}
+		// Both sides grow into the voxels beyond the band. They cannot meet: a voxel
+		// beyond the band next to band voxels of both signs would be within h of the
+		// surface.
+		inside = floodWithin(inside, &beyond)
+		outside = floodWithin(outside, &beyond)
+		pockets := beyond.AndNot(&inside)
+		pockets = pockets.AndNot(&outside)
+		for o := pockets.First(); o >= 0; o = pockets.First() {
+			var seed Mask512
+			seed.Set(o, true)
+			pocket := floodWithin(seed, &pockets)
+			pockets = pockets.AndNot(&pocket)
+			if v.insideFar(v.voxelCentre(LeafCoord(l.origin, o))) {
+				inside = inside.Or(&pocket)
+			}
+		}
+		beyond.ForEachOn(func(o int) {
+			l.phi.Values[o] = background
+			if inside.IsOn(o) {
+				l.phi.Values[o] = -background
+			}
+		})
 	})
 }
 
-// signOf returns magnitude with the sign of phi.
-func signOf(phi, magnitude float32) float32 {
-	if phi < 0 {
-		return -magnitude
-	}
-	return magnitude
-}
-
-// forEachFaceNeighbour calls fn with the leaf offset of each of the up to six face
-// neighbours of offset o that lie in the same leaf (offset = x<<6 | y<<3 | z).
-func forEachFaceNeighbour(o int, fn func(n int)) {
-	x, y, z := o>>6, o>>3&7, o&7
-	if x > 0 {
-		fn(o - 64)
-	}
-	if x < 7 {
-		fn(o + 64)
-	}
-	if y > 0 {
-		fn(o - 8)
-	}
-	if y < 7 {
-		fn(o + 8)
-	}
-	if z > 0 {
-		fn(o - 1)
-	}
-	if z < 7 {
-		fn(o + 1)
+// floodWithin grows seed by face steps through the voxels of allowed (and those of
+// seed) until it stops growing.
+func floodWithin(seed Mask512, allowed *Mask512) Mask512 {
+	for {
+		grown := dilateWithin(&seed)
+		grown = grown.And(allowed)
+		grown = grown.Or(&seed)
+		if grown == seed {
+			return seed
+		}
+		seed = grown
 	}
 }
 
@@ -187,9 +165,9 @@ func (v *voxelizer) collider() *Collider {
 		Sign:     v.sign,
 	}
 	for _, l := range v.leaves {
-		c.Surface.AddLeaf(&l.phi)
-		c.Velocity.AddLeaf(&l.velocity)
-		c.Normal.AddLeaf(&l.normal)
+		c.Surface.AddLeaf(l.phi)
+		c.Velocity.AddLeaf(l.velocity)
+		c.Normal.AddLeaf(l.normal)
 	}
 	for _, o := range v.inside {
 		c.Surface.AddTile(Tile[float32]{Origin: o, Log2: LeafLog2, Value: -float32(v.radius)})

@@ -30,7 +30,7 @@ var neighbours26 = func() (n [26]Coord) {
 func (v *voxelizer) sum26Normals() {
 	surface := NewGrid(Transform{VoxelSize: v.h}, float32(v.radius))
 	for _, l := range v.leaves {
-		surface.AddLeaf(&l.phi)
+		surface.AddLeaf(l.phi)
 	}
 	for _, o := range v.inside {
 		surface.AddTile(Tile[float32]{Origin: o, Log2: LeafLog2, Value: -float32(v.radius)})
