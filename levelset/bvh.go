@@ -74,7 +74,7 @@ func NewBVH(m *Mesh) *BVH {
 		items[t] = bvhItem{lo: minVec(minVec(a, bb), c), hi: maxVec(maxVec(a, bb), c), tri: int32(t)}
 	}
 	bd := bvhBuilder{items: items, nodes: make([]bvhNode, 0, n/2+1)}
-	bd.build(0, n, 0)
+	bd.build(0, n, 0, bd.rangeBounds(0, n))
 	b.nodes = bd.nodes
 	for s, it := range items {
 		tr := m.Triangles[it.tri]
@@ -113,23 +113,49 @@ type bvhBuilder struct {
 	nodes []bvhNode
 }
 
-// build appends the subtree of items[start:end] and returns its node index.
-func (bd *bvhBuilder) build(start, end, depth int) int32 {
-	idx := int32(len(bd.nodes))
+// bvhBounds are the box of a range of items and the box of their (doubled) centres.
+type bvhBounds struct{ lo, hi, clo, chi Vec3 }
+
+// emptyBounds is the identity of bvhBounds.add.
+func emptyBounds() bvhBounds {
 	inf := math.Inf(1)
 	lo, hi := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
-	clo, chi := lo, hi
+	return bvhBounds{lo, hi, lo, hi}
+}
+
+// add grows bb to hold the item.
+func (bb *bvhBounds) add(it *bvhItem) {
+	bb.lo, bb.hi = minVec(bb.lo, it.lo), maxVec(bb.hi, it.hi)
+	c := Vec3{it.centre2(0), it.centre2(1), it.centre2(2)}
+	bb.clo, bb.chi = minVec(bb.clo, c), maxVec(bb.chi, c)
+}
+
+// union grows bb to hold o.
+func (bb *bvhBounds) union(o *bvhBounds) {
+	bb.lo, bb.hi = minVec(bb.lo, o.lo), maxVec(bb.hi, o.hi)
+	bb.clo, bb.chi = minVec(bb.clo, o.clo), maxVec(bb.chi, o.chi)
+}
+
+// rangeBounds returns the bounds of items[start:end].
+func (bd *bvhBuilder) rangeBounds(start, end int) bvhBounds {
+	bb := emptyBounds()
 	for i := start; i < end; i++ {
-		it := &bd.items[i]
-		lo, hi = minVec(lo, it.lo), maxVec(hi, it.hi)
-		c := Vec3{it.centre2(0), it.centre2(1), it.centre2(2)}
-		clo, chi = minVec(clo, c), maxVec(chi, c)
+		bb.add(&bd.items[i])
 	}
-	bd.nodes = append(bd.nodes, bvhNode{lo: lo, hi: hi, first: int32(start), count: int32(end - start)})
+	return bb
+}
+
+// build appends the subtree of items[start:end], whose bounds are bb, and returns
+// its node index. The split that makes the children also gives their bounds, so
+// that each level reads the items twice (binning and partitioning), not three
+// times.
+func (bd *bvhBuilder) build(start, end, depth int, bb bvhBounds) int32 {
+	idx := int32(len(bd.nodes))
+	bd.nodes = append(bd.nodes, bvhNode{lo: bb.lo, hi: bb.hi, first: int32(start), count: int32(end - start)})
 	if end-start <= bvhLeafSize {
 		return idx
 	}
-	ext := chi.Sub(clo)
+	ext := bb.chi.Sub(bb.clo)
 	axis := 0
 	if ext[1] > ext[axis] {
 		axis = 1
@@ -138,25 +164,27 @@ func (bd *bvhBuilder) build(start, end, depth int) int32 {
 		axis = 2
 	}
 	mid := -1
+	var lb, rb bvhBounds
 	if depth < bvhMaxSAHDepth && ext[axis] > 0 {
-		mid = bd.splitSAH(start, end, axis, clo[axis], ext[axis])
+		mid, lb, rb = bd.splitSAH(start, end, axis, bb.clo[axis], ext[axis])
 	}
 	if mid < 0 {
 		mid = bd.splitMedian(start, end, axis)
+		lb, rb = bd.rangeBounds(start, mid), bd.rangeBounds(mid, end)
 	}
 	bd.nodes[idx].count = 0
 	if end-start < bvhParallelMin || depth >= bvhParallelDepth {
-		bd.build(start, mid, depth+1)
-		bd.nodes[idx].first = bd.build(mid, end, depth+1)
+		bd.build(start, mid, depth+1, lb)
+		bd.nodes[idx].first = bd.build(mid, end, depth+1, rb)
 		return idx
 	}
 	left, right := bvhBuilder{items: bd.items}, bvhBuilder{items: bd.items}
 	done := make(chan struct{})
 	go func() {
-		left.build(start, mid, depth+1)
+		left.build(start, mid, depth+1, lb)
 		close(done)
 	}()
-	right.build(mid, end, depth+1)
+	right.build(mid, end, depth+1, rb)
 	<-done
 	bd.appendShifted(left.nodes)
 	bd.nodes[idx].first = int32(len(bd.nodes))
@@ -185,43 +213,52 @@ func bvhBin(c, c0, scale float64) int {
 }
 
 // splitSAH partitions items[start:end] at the cheapest bin boundary on axis and
-// returns the index of the first item of the right part, or -1 when no boundary
-// separates the centres.
-func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) int {
-	inf := math.Inf(1)
+// returns the index of the first item of the right part and the bounds of both
+// parts, or mid = -1 when no boundary separates the centres.
+func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, left, right bvhBounds) {
 	scale := bvhBins / ext
-	var binLo, binHi [bvhBins]Vec3
+	var bins [bvhBins]bvhBounds
 	var binN [bvhBins]int
-	for i := range bvhBins {
-		binLo[i], binHi[i] = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
+	for k := range bins {
+		bins[k] = emptyBounds()
 	}
 	for i := start; i < end; i++ {
 		it := &bd.items[i]
 		k := bvhBin(it.centre2(axis), c0, scale)
 		binN[k]++
-		binLo[k], binHi[k] = minVec(binLo[k], it.lo), maxVec(binHi[k], it.hi)
+		bins[k].add(it)
 	}
 	// Sweep from the right to get the cost of every right part, then from the
 	// left to add the left parts.
 	var rightCost [bvhBins]float64
-	rlo, rhi, rn := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	acc, n := emptyBounds(), 0
 	for k := bvhBins - 1; k > 0; k-- {
-		rlo, rhi, rn = minVec(rlo, binLo[k]), maxVec(rhi, binHi[k]), rn+binN[k]
-		rightCost[k] = boxHalfArea(rlo, rhi) * float64(rn)
+		acc.union(&bins[k])
+		n += binN[k]
+		rightCost[k] = boxHalfArea(acc.lo, acc.hi) * float64(n)
 	}
-	llo, lhi, ln := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
-	best, bestCost := -1, inf
+	acc, n = emptyBounds(), 0
+	best, bestCost := -1, math.Inf(1)
 	for k := 1; k < bvhBins; k++ {
-		llo, lhi, ln = minVec(llo, binLo[k-1]), maxVec(lhi, binHi[k-1]), ln+binN[k-1]
-		if ln == 0 || ln == end-start {
+		acc.union(&bins[k-1])
+		n += binN[k-1]
+		if n == 0 || n == end-start {
 			continue
 		}
-		if c := boxHalfArea(llo, lhi)*float64(ln) + rightCost[k]; c < bestCost {
+		if c := boxHalfArea(acc.lo, acc.hi)*float64(n) + rightCost[k]; c < bestCost {
 			best, bestCost = k, c
 		}
 	}
 	if best < 0 {
-		return -1
+		return -1, left, right
+	}
+	left, right = emptyBounds(), emptyBounds()
+	for k := range bins {
+		if k < best {
+			left.union(&bins[k])
+		} else {
+			right.union(&bins[k])
+		}
 	}
 	// The swaps depend only on the order the items arrive in, so the result is
 	// deterministic without a stable partition.
@@ -234,7 +271,7 @@ func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) int {
 			j--
 		}
 	}
-	return i
+	return i, left, right
 }
 
 // splitMedian sorts items[start:end] by centre on axis (ties by triangle index)

@@ -214,16 +214,6 @@ func (b *BVH) windMoments(i int32) moments {
 		r := b.windMoments(nd.first)
 		mo = mergeMoments(&l, &r, nd.lo, nd.hi)
 	}
-	if nd.count == 0 {
-		// exact radius experiment
-		var r float64
-		for _, c := range b.pos[b.firstSlot(i):b.endSlot(i)] {
-			for _, v := range c {
-				r = max(r, v.Sub(mo.centre).Norm())
-			}
-		}
-		mo.radius = r
-	}
 	b.wind[i] = packMoments(&mo)
 	return mo
 }
@@ -354,13 +344,4 @@ func packMoments(mo *moments) windNode {
 		}
 	}
 	return w
-}
-
-func (b *BVH) firstSlot(i int32) int32 {
-	for b.nodes[i].count == 0 { i++ }
-	return b.nodes[i].first
-}
-func (b *BVH) endSlot(i int32) int32 {
-	for b.nodes[i].count == 0 { i = b.nodes[i].first }
-	return b.nodes[i].first + b.nodes[i].count
 }

@@ -21,8 +21,9 @@ import (
 const kernelVoxels = 3
 
 // voxelizeAll voxelizes the selected frames one after the other, each on all
-// threads, and writes one file per frame.
-func voxelizeAll(s *settings, log io.Writer) error {
+// threads, and writes one file per frame. A frame is written while the next one is
+// voxelized: compressing the grids takes about as long as computing them.
+func voxelizeAll(s *settings, log io.Writer) (err error) {
 	src, err := openSource(s.input, s.fps, s.clip)
 	if err != nil {
 		return err
@@ -52,6 +53,21 @@ func voxelizeAll(s *settings, log io.Writer) error {
 			return err
 		}
 	}
+
+	var writing chan error // the write in flight, if any
+	finishWrite := func() error {
+		if writing == nil {
+			return nil
+		}
+		err := <-writing
+		writing = nil
+		return err
+	}
+	defer func() {
+		if werr := finishWrite(); err == nil {
+			err = werr
+		}
+	}()
 
 	meshes := newMeshWindow(src)
 	var topo *levelset.Topology
@@ -95,9 +111,13 @@ func voxelizeAll(s *settings, log io.Writer) error {
 			source: src.Origin(frame), band: band,
 		})
 		out := outPath(frame)
-		if err := cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) }); err != nil {
+		if err := finishWrite(); err != nil {
 			return err
 		}
+		writing = make(chan error, 1)
+		go func() {
+			writing <- cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) })
+		}()
 		activeVoxels += col.Surface.ActiveVoxelCount()
 		meshes.forget(all, i)
 		elapsed := time.Since(started)
@@ -106,10 +126,13 @@ func voxelizeAll(s *settings, log io.Writer) error {
 			bar(n+1, len(run)), n+1, len(run), frame, out, perFrame.Seconds(),
 			cli.Duration(perFrame*time.Duration(len(run)-n-1))))
 	}
+	if err := finishWrite(); err != nil {
+		return err
+	}
 	progress.Done()
 	elapsed := time.Since(started)
-	fmt.Fprintf(log, "voxelize: %d frames (%d-%d) of %s at %g m voxels: %.3g active voxels per frame, %.2f s per frame, %s in all; wrote %s\n",
-		len(run), all[run[0]], all[run[len(run)-1]], src.Name(), s.voxel,
+	fmt.Fprintf(log, "voxelize: %s (%d-%d) of %s at %g m voxels: %.3g active voxels per frame, %.2f s per frame, %s in all; wrote %s\n",
+		plural(len(run), "frame"), all[run[0]], all[run[len(run)-1]], src.Name(), s.voxel,
 		float64(activeVoxels)/float64(len(run)), elapsed.Seconds()/float64(len(run)), cli.Duration(elapsed), s.output)
 	return nil
 }
@@ -196,4 +219,12 @@ func (w *meshWindow) forget(all []int, i int) {
 func bar(done, total int) string {
 	n := done * 20 / total
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", 20-n) + "]"
+}
+
+// plural returns "1 frame" or "n frames".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -22,6 +22,13 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) (err error) {
 	if err != nil {
 		return err
 	}
+	// CreateTemp makes the file private (0600); outputs are for renderers and other
+	// users to read, as os.Create's would be.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
 	defer func() {
 		if err != nil {
 			tmp.Close()

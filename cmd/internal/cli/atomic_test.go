@@ -34,6 +34,9 @@ func TestWriteFileAtomic(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "new" {
 		t.Fatalf("file is %q, want new", b)
 	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("file mode %v (%v), want readable by all as -rw-r--r--", st.Mode(), err)
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Fatalf("folder holds %d entries, want only the frame", len(entries))
