@@ -125,9 +125,11 @@ func emptyBounds() bvhBounds {
 
 // add grows bb to hold the item.
 func (bb *bvhBounds) add(it *bvhItem) {
-	bb.lo, bb.hi = minVec(bb.lo, it.lo), maxVec(bb.hi, it.hi)
-	c := Vec3{it.centre2(0), it.centre2(1), it.centre2(2)}
-	bb.clo, bb.chi = minVec(bb.clo, c), maxVec(bb.chi, c)
+	for k := range 3 {
+		bb.lo[k], bb.hi[k] = min(bb.lo[k], it.lo[k]), max(bb.hi[k], it.hi[k])
+		c := it.centre2(k)
+		bb.clo[k], bb.chi[k] = min(bb.clo[k], c), max(bb.chi[k], c)
+	}
 }
 
 // union grows bb to hold o.
@@ -178,7 +180,8 @@ func (bd *bvhBuilder) build(start, end, depth int, bb bvhBounds) int32 {
 		bd.nodes[idx].first = bd.build(mid, end, depth+1, rb)
 		return idx
 	}
-	left, right := bvhBuilder{items: bd.items}, bvhBuilder{items: bd.items}
+	left := bvhBuilder{items: bd.items, nodes: make([]bvhNode, 0, mid-start)}
+	right := bvhBuilder{items: bd.items, nodes: make([]bvhNode, 0, end-mid)}
 	done := make(chan struct{})
 	go func() {
 		left.build(start, mid, depth+1, lb)
@@ -214,38 +217,51 @@ func bvhBin(c, c0, scale float64) int {
 
 // splitSAH partitions items[start:end] at the cheapest bin boundary on axis and
 // returns the index of the first item of the right part and the bounds of both
-// parts, or mid = -1 when no boundary separates the centres.
+// parts, or mid = -1 when no boundary separates the centres. Empty bins are
+// skipped in the sweeps: in the many small nodes near the leaves most bins are
+// empty, and the per-bin work would otherwise cost more than the items.
 func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, left, right bvhBounds) {
 	scale := bvhBins / ext
 	var bins [bvhBins]bvhBounds
 	var binN [bvhBins]int
-	for k := range bins {
-		bins[k] = emptyBounds()
-	}
 	for i := start; i < end; i++ {
 		it := &bd.items[i]
 		k := bvhBin(it.centre2(axis), c0, scale)
+		if binN[k] == 0 {
+			bins[k] = bvhBounds{it.lo, it.hi, Vec3{}, Vec3{}}
+			for a := range 3 {
+				bins[k].clo[a] = it.centre2(a)
+			}
+			bins[k].chi = bins[k].clo
+		} else {
+			bins[k].add(it)
+		}
 		binN[k]++
-		bins[k].add(it)
 	}
 	// Sweep from the right to get the cost of every right part, then from the
-	// left to add the left parts.
+	// left to add the left parts. Only the boxes matter for the cost.
 	var rightCost [bvhBins]float64
-	acc, n := emptyBounds(), 0
+	inf := math.Inf(1)
+	lo, hi, n := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
 	for k := bvhBins - 1; k > 0; k-- {
-		acc.union(&bins[k])
-		n += binN[k]
-		rightCost[k] = boxHalfArea(acc.lo, acc.hi) * float64(n)
-	}
-	acc, n = emptyBounds(), 0
-	best, bestCost := -1, math.Inf(1)
-	for k := 1; k < bvhBins; k++ {
-		acc.union(&bins[k-1])
-		n += binN[k-1]
-		if n == 0 || n == end-start {
-			continue
+		if binN[k] > 0 {
+			lo, hi, n = minVec(lo, bins[k].lo), maxVec(hi, bins[k].hi), n+binN[k]
+			rightCost[k] = boxHalfArea(lo, hi) * float64(n)
+		} else {
+			rightCost[k] = rightCost[(k+1)%bvhBins] // the same split as the next boundary
 		}
-		if c := boxHalfArea(acc.lo, acc.hi)*float64(n) + rightCost[k]; c < bestCost {
+	}
+	lo, hi, n = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	best, bestCost := -1, inf
+	for k := 1; k < bvhBins; k++ {
+		if binN[k-1] == 0 {
+			continue // the same split as the boundary before
+		}
+		lo, hi, n = minVec(lo, bins[k-1].lo), maxVec(hi, bins[k-1].hi), n+binN[k-1]
+		if n == end-start {
+			break
+		}
+		if c := boxHalfArea(lo, hi)*float64(n) + rightCost[k]; c < bestCost {
 			best, bestCost = k, c
 		}
 	}
@@ -254,9 +270,11 @@ func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, 
 	}
 	left, right = emptyBounds(), emptyBounds()
 	for k := range bins {
-		if k < best {
+		switch {
+		case binN[k] == 0:
+		case k < best:
 			left.union(&bins[k])
-		} else {
+		default:
 			right.union(&bins[k])
 		}
 	}

@@ -75,22 +75,11 @@ func sameMesh(a, b *levelset.Mesh) bool {
 	return levelset.SameTopology(a, b) == nil
 }
 
-// checkClosed reports the first directed edge that does not appear exactly once
-// with its reverse exactly once: a closed, consistently oriented surface.
+// checkClosed fails unless every edge is shared by exactly two triangles running
+// along it in opposite directions: a closed, consistently oriented surface.
 func checkClosed(t testing.TB, m *levelset.Mesh) {
 	t.Helper()
-	edges := make(map[[2]int32]int, 3*len(m.Triangles))
-	for _, tri := range m.Triangles {
-		for k := range 3 {
-			edges[[2]int32{tri[k], tri[(k+1)%3]}]++
-		}
-	}
-	for e, n := range edges {
-		if n != 1 {
-			t.Fatalf("directed edge %v appears %d times", e, n)
-		}
-		if r := edges[[2]int32{e[1], e[0]}]; r != 1 {
-			t.Fatalf("edge %v: its reverse appears %d times", e, r)
-		}
+	if topo := levelset.NewTopology(m.Triangles); !topo.Closed {
+		t.Fatalf("not closed: %d boundary edges, %d non-manifold edges", topo.BoundaryEdges, topo.NonManifoldEdges)
 	}
 }

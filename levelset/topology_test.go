@@ -1,0 +1,54 @@
+package levelset
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestTopology(t *testing.T) {
+	box := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	if topo := NewTopology(box.Triangles); !topo.Closed || topo.BoundaryEdges != 0 || topo.NonManifoldEdges != 0 {
+		t.Errorf("box: %+v", topo)
+	}
+	holed := sphereWithHole(Vec3{}, 1, 12, 16, 2)
+	if topo := NewTopology(holed.Triangles); topo.Closed || topo.BoundaryEdges != 16 {
+		t.Errorf("sphere with a hole: closed %v, %d boundary edges, want 16", topo.Closed, topo.BoundaryEdges)
+	}
+	// One triangle turned over: its three edges now run the same way as their
+	// neighbours', which is not a consistently oriented surface.
+	flipped := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	tri := &flipped.Triangles[5]
+	tri[1], tri[2] = tri[2], tri[1]
+	if topo := NewTopology(flipped.Triangles); topo.Closed || topo.NonManifoldEdges != 3 {
+		t.Errorf("flipped triangle: closed %v, %d non-manifold edges, want 3", topo.Closed, topo.NonManifoldEdges)
+	}
+	// Across is symmetric on the closed box.
+	topo := NewTopology(box.Triangles)
+	for t0, across := range topo.Across {
+		for _, t1 := range across {
+			if t1 < 0 || !slices.Contains(topo.Across[t1][:], int32(t0)) {
+				t.Errorf("triangle %d's neighbour %d does not name it back", t0, t1)
+			}
+		}
+	}
+}
+
+// On a closed mesh the pseudonormal of the closest feature tells the side exactly,
+// corners and edges included: points around a box, many of them nearest to an edge
+// or corner, against the box's own inside test.
+func TestPseudonormalsInsideBox(t *testing.T) {
+	box := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	pn := NewPseudonormals(box, NewTopology(box.Triangles))
+	bvh := NewBVH(box)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		p := Vec3{3*rng.Float64() - 1.5, 3*rng.Float64() - 1.5, 3*rng.Float64() - 1.5}
+		tri, cp, _ := bvh.Nearest(p, 10)
+		want := max(math.Abs(p[0]), math.Abs(p[1]), math.Abs(p[2])) < 1
+		if cp.Dist2 > 1e-20 && pn.Inside(p, tri, cp) != want {
+			t.Fatalf("%v: inside %v, want %v (feature %d of triangle %d)", p, !want, want, cp.Feature, tri)
+		}
+	}
+}
