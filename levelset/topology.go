@@ -25,8 +25,8 @@ type Topology struct {
 // so it costs O(n log n) and no hashing.
 func NewTopology(triangles [][3]int32) *Topology {
 	type halfEdge struct {
-		lo, hi int32 // the edge's vertices, lo < hi
-		forward bool // the triangle runs lo -> hi
+		lo, hi  int32 // the edge's vertices, lo < hi
+		forward bool  // the triangle runs lo -> hi
 		tri     int32
 		slot    uint8 // 0, 1, 2: edge ab, bc, ca
 	}

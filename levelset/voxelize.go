@@ -104,11 +104,11 @@ func Voxelize(m *Mesh, opt VoxelizeOptions) (*Collider, error) {
 	}
 
 	v := newVoxelizer(m, opt)
-	v.bin()                // stage 1
-	v.closestTriangles()   // stage 2
-	v.bandValues()         // stage 3
-	v.fillBeyondBand()     // stage 4
-	v.fillInside()         // stage 5
+	v.bin()              // stage 1
+	v.closestTriangles() // stage 2
+	v.bandValues()       // stage 3
+	v.fillBeyondBand()   // stage 4
+	v.fillInside()       // stage 5
 	if opt.Normals == NormalSum26 {
 		v.sum26Normals()
 	}
