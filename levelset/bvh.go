@@ -24,6 +24,7 @@ type BVH struct {
 	nodes []bvhNode
 	tri   []int32   // tri[s]: the mesh triangle held by slot s
 	pos   [][3]Vec3 // pos[s]: the corners a, b, c of that triangle
+	prep  []triangle
 	scale float64   // largest |coordinate| of any vertex; sets the pruning margin
 
 	windOnce sync.Once
@@ -80,6 +81,10 @@ func NewBVH(m *Mesh) *BVH {
 		tr := m.Triangles[it.tri]
 		b.tri[s] = it.tri
 		b.pos[s] = [3]Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
+	}
+	b.prep = make([]triangle, n)
+	for s, c := range b.pos {
+		b.prep[s] = newTriangle(c[0], c[1], c[2])
 	}
 	return b
 }
@@ -398,8 +403,7 @@ func (b *BVH) Nearest(p Vec3, maxDist float64) (tri int32, cp ClosestPoint, ok b
 		nd := &b.nodes[e.node]
 		if nd.count > 0 {
 			for s := nd.first; s < nd.first+nd.count; s++ {
-				c := &b.pos[s]
-				q := ClosestOnTriangle(p, c[0], c[1], c[2])
+				q := b.prep[s].closest(p)
 				t := b.tri[s]
 				if q.Dist2 < bestD2 || (q.Dist2 == bestD2 && t < bestTri) {
 					bestD2, bestTri, tri, cp, ok = q.Dist2, t, t, q, true

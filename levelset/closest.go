@@ -42,11 +42,19 @@ func ClosestOnTriangle(p, a, b, c Vec3) ClosestPoint {
 type triangle struct {
 	a, ab, ac        Vec3 // corner a and the edges b - a, c - a
 	abab, abac, acac float64
+	// flat marks a triangle without area, or so little that the region test's
+	// products are rounding noise: it is treated as its three edges.
+	flat bool
 }
 
 func newTriangle(a, b, c Vec3) triangle {
 	t := triangle{a: a, ab: b.Sub(a), ac: c.Sub(a)}
 	t.abab, t.abac, t.acac = t.ab.Dot(t.ab), t.ab.Dot(t.ac), t.ac.Dot(t.ac)
+	// |ab x ac|^2 = |ab|^2 |ac|^2 - (ab.ac)^2: sin^2 of the angle at a, times the
+	// squared edge lengths. Below 1e-12 the angle is under 1e-6 radians, and the
+	// triangle is within 1e-6 of its length of its edges anyway.
+	area2 := t.ab.Cross(t.ac).Dot(t.ab.Cross(t.ac))
+	t.flat = !(area2 > 1e-12*t.abab*t.acac)
 	return t
 }
 
@@ -54,6 +62,9 @@ func newTriangle(a, b, c Vec3) triangle {
 // that point as a + v ab + w ac. It is Ericson's test with ab.(p-b) = ab.(p-a) - ab.ab
 // and the like taken from the precomputed products.
 func (t *triangle) region(px, py, pz float64) (f Feature, v, w float64) {
+	if t.flat {
+		return t.onEdges(Vec3{px, py, pz})
+	}
 	apx, apy, apz := px-t.a[0], py-t.a[1], pz-t.a[2]
 	d1 := t.ab[0]*apx + t.ab[1]*apy + t.ab[2]*apz // ab.(p-a)
 	d2 := t.ac[0]*apx + t.ac[1]*apy + t.ac[2]*apz // ac.(p-a)
@@ -82,9 +93,6 @@ func (t *triangle) region(px, py, pz float64) (f Feature, v, w float64) {
 		return FeatureEdgeBC, 1 - s, s
 	}
 	sum := va + vb + vc
-	if !(sum > 0) {
-		return t.onEdges(Vec3{px, py, pz})
-	}
 	return FeatureFace, vb / sum, vc / sum
 }
 
