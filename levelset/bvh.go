@@ -24,7 +24,6 @@ type BVH struct {
 	nodes []bvhNode
 	tri   []int32   // tri[s]: the mesh triangle held by slot s
 	pos   [][3]Vec3 // pos[s]: the corners a, b, c of that triangle
-	prep  []triangle
 	scale float64   // largest |coordinate| of any vertex; sets the pruning margin
 
 	windOnce sync.Once
@@ -48,17 +47,20 @@ const (
 	// bvhBins is the number of buckets of the binned surface-area heuristic.
 	bvhBins = 16
 	// bvhMaxSAHDepth bounds the depth at which splits follow the SAH; deeper nodes
-	// split at the median, so that the depth stays O(log n) on any input.
+	// split at the median, so that the depth stays below bvhMaxSAHDepth + log2 n
+	// on any input.
 	bvhMaxSAHDepth = 40
 )
 
 // NewBVH builds the hierarchy of m's triangles. The build is deterministic (the
 // same mesh gives the same tree, node for node) and takes O(n log n) time: each
-// node splits its triangles on the longest axis of their centroids' bounding box,
-// at the best of 15 candidate planes of a 16-bin surface-area heuristic
+// node splits its triangles on the longest axis of the bounding box of their box
+// centres, at the best of 15 candidate planes of a 16-bin surface-area heuristic
 // (cost = area(left) n(left) + area(right) n(right), as in Wald 2007, "On fast
 // construction of SAH-based bounding volume hierarchies"), until at most
-// bvhLeafSize triangles remain. m must be valid (see Mesh.Validate). A mesh
+// bvhLeafSize triangles remain. The subtrees of large nodes near the root are
+// built on separate goroutines (at most 8), which gives the same tree as a serial
+// build. m must be valid (see Mesh.Validate). A mesh
 // without triangles gives an empty BVH whose queries find nothing.
 func NewBVH(m *Mesh) *BVH {
 	n := len(m.Triangles)
@@ -81,10 +83,6 @@ func NewBVH(m *Mesh) *BVH {
 		tr := m.Triangles[it.tri]
 		b.tri[s] = it.tri
 		b.pos[s] = [3]Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
-	}
-	b.prep = make([]triangle, n)
-	for s, c := range b.pos {
-		b.prep[s] = newTriangle(c[0], c[1], c[2])
 	}
 	return b
 }
@@ -403,7 +401,8 @@ func (b *BVH) Nearest(p Vec3, maxDist float64) (tri int32, cp ClosestPoint, ok b
 		nd := &b.nodes[e.node]
 		if nd.count > 0 {
 			for s := nd.first; s < nd.first+nd.count; s++ {
-				q := b.prep[s].closest(p)
+				c := &b.pos[s]
+				q := ClosestOnTriangle(p, c[0], c[1], c[2])
 				t := b.tri[s]
 				if q.Dist2 < bestD2 || (q.Dist2 == bestD2 && t < bestTri) {
 					bestD2, bestTri, tri, cp, ok = q.Dist2, t, t, q, true

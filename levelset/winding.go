@@ -65,7 +65,8 @@ func ExactWindingNumber(m *Mesh, p Vec3) float64 {
 // leaves near p add exact solid angles. Near the surface the cost is roughly
 // logarithmic in the triangle count instead of linear.
 //
-// The first call computes the per-node expansion data (O(n log n)); after that
+// The first call computes the per-node expansion data (O(n): leaves from their
+// triangles, inner nodes from their children); after that
 // the BVH is read only, so concurrent calls are safe. The result is deterministic
 // (a fixed traversal and summation order) and depends only on the mesh and p.
 func (b *BVH) WindingNumber(p Vec3) float64 {
