@@ -143,9 +143,9 @@ func (v *voxelizer) closestTriangles() {
 func (v *voxelizer) scanLeaf(l *bandLeaf) {
 	var best [LeafVoxels]float64
 	l.nearest = new([LeafVoxels]int32)
-	r2 := v.radius * v.radius
+	r2 := math.Nextafter(v.radius*v.radius, math.Inf(1)) // |phi| <= radius is in the band
 	for i := range best {
-		best[i] = math.Nextafter(r2, math.Inf(1)) // |phi| <= radius is in the band
+		best[i] = r2
 		l.nearest[i] = -1
 	}
 	// Nearest triangles first: the sooner a voxel's best distance shrinks, the more
@@ -237,13 +237,19 @@ func (v *voxelizer) bandValues() {
 			if v.sign == SignWinding && v.onRim(t, cp.Feature) {
 				nearRim.Set(o, true)
 			}
+			// The normal is the gradient of the signed distance, (p - cp)/phi, or on
+			// the surface, where that direction is noise, the feature's pseudonormal.
 			d := math.Sqrt(cp.Dist2)
-			out := p.Sub(cp.Point) // along the gradient of the unsigned distance
 			if inside {
-				d, out = -d, out.Scale(-1)
+				d = -d
 			}
-			if cp.Dist2 <= 1e-12*v.h*v.h { // on the surface: the direction is noise
-				out = v.pn.At(t, cp.Feature)
+			var normal Vec3f
+			if cp.Dist2 > 1e-12*v.h*v.h {
+				for k := range 3 {
+					normal[k] = float32((p[k] - cp.Point[k]) / d)
+				}
+			} else {
+				normal = Vec3fOf(v.pn.At(t, cp.Feature).Unit())
 			}
 			var vel Vec3
 			if vs := v.mesh.Velocities; vs != nil {
@@ -256,7 +262,7 @@ func (v *voxelizer) bandValues() {
 			l.phi.Active.Set(o, true)
 			l.velocity.Values[o] = Vec3fOf(vel)
 			l.velocity.Active.Set(o, true)
-			l.normal.Values[o] = Vec3fOf(out.Unit())
+			l.normal.Values[o] = normal
 			l.normal.Active.Set(o, true)
 		}
 		l.nearest = nil
