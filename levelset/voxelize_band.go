@@ -25,14 +25,16 @@ type voxelizer struct {
 // bandTriangle is what the distance scan needs of a triangle, computed once.
 type bandTriangle struct {
 	triangle
-	normal   Vec3 // unit, zero for a triangle without area
+	normal   Vec3 // unit; zero for a flat triangle, which turns the plane test off
 	centroid Vec3
 	lo, hi   Coord // the voxels within the band radius of the triangle's bounding box
 }
 
 func newBandTriangle(a, b, c Vec3) bandTriangle {
 	bt := bandTriangle{triangle: newTriangle(a, b, c), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
-	bt.normal = bt.ab.Cross(bt.ac).Unit()
+	if !bt.flat {
+		bt.normal = bt.ab.Cross(bt.ac).Unit()
+	}
 	return bt
 }
 
@@ -92,6 +94,13 @@ func (v *voxelizer) voxelCentre(c Coord) Vec3 {
 	return Vec3{v.h * float64(c[0]), v.h * float64(c[1]), v.h * float64(c[2])}
 }
 
+// leafHalf is the distance from a leaf's first voxel centre to its middle, in voxels,
+// and leafHalfDiagonal the distance from the middle to its farthest voxel centre.
+const (
+	leafHalf         = (LeafDim - 1) / 2.0
+	leafHalfDiagonal = leafHalf * 1.7320508075688772 // sqrt 3
+)
+
 // bin is stage 1: every triangle goes into the list of each leaf that its bounding
 // box, grown by the band radius, overlaps. A voxel within the band of its closest
 // triangle is then certain to find that triangle in its own leaf's list.
@@ -113,6 +122,12 @@ func (v *voxelizer) bin() {
 			for y := first[1]; y <= last[1]; y += LeafDim {
 				for z := first[2]; z <= last[2]; z += LeafDim {
 					o := Coord{x, y, z}
+					// A large slanted triangle's box holds many leaves far from its
+					// plane: skip those whose every voxel is beyond the band from it.
+					centre := v.voxelCentre(o).Add(Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
+					if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
+						continue
+					}
 					l := byOrigin[o]
 					if l == nil {
 						l = &bandLeaf{origin: o}

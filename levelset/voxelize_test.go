@@ -161,3 +161,20 @@ func TestVoxelizeDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// A large slanted quad, whose bounding box holds many leaves far from it: the band
+// must still be complete and exact (its sign is undecided, w = +-1/2, and not scored).
+func TestVoxelizeLargeSlantedQuad(t *testing.T) {
+	m := &Mesh{
+		Positions: []Vec3{{-2, -1.5, -2}, {2, -1.2, -2}, {2, 1.5, 2}, {-2, 1.2, 2}},
+		Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
+	}
+	smoothVelocities(m)
+	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: 0.05, HalfWidth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := scoreCollider(t, m, c, 2, 400, false)
+	s.log(t, "slanted quad")
+	s.checkTargets(t)
+}
