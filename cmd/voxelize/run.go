@@ -70,24 +70,26 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	}()
 
 	meshes := newMeshWindow(src)
+	if s.voxel == 0 {
+		// -res sizes the voxels from the sequence's first frame, whatever part of it
+		// this run covers, so that split runs agree.
+		first, err := meshes.get(all[0])
+		if err != nil {
+			return err
+		}
+		lo, hi := first.Bounds()
+		span := hi.Sub(lo)
+		s.voxel = max(span[0], span[1], span[2]) / float64(s.res)
+		if !(s.voxel > 0) {
+			return fmt.Errorf("%s frame %d: the mesh has no extent, so -res cannot size the voxels: use -voxel", src.Name(), all[0])
+		}
+	}
 	var topo *levelset.Topology
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
 	for n, i := range run {
 		frame := all[i]
-		cur, err := meshes.get(frame)
-		if err != nil {
-			return err
-		}
-		if s.voxel == 0 { // -res: from the first frame voxelized, so all frames share it
-			lo, hi := cur.Bounds()
-			span := hi.Sub(lo)
-			s.voxel = max(span[0], span[1], span[2]) / float64(s.res)
-			if !(s.voxel > 0) {
-				return fmt.Errorf("%s frame %d: the mesh has no extent, so -res cannot size the voxels: use -voxel", src.Name(), frame)
-			}
-		}
 		mesh, displacement, err := withVelocities(meshes, all, i, s.fps)
 		if err != nil {
 			return err
@@ -208,10 +210,13 @@ func (w *meshWindow) neighbour(frame, of int, cur *levelset.Mesh) (*levelset.Mes
 	return m, nil
 }
 
-// forget drops the frames that the frames after all[i] no longer need.
+// forget drops the frames that the frames after all[i] no longer need: all but
+// all[i] and all[i+1].
 func (w *meshWindow) forget(all []int, i int) {
-	if i > 0 {
-		delete(w.meshes, all[i-1])
+	for f := range w.meshes {
+		if f != all[i] && (i+1 == len(all) || f != all[i+1]) {
+			delete(w.meshes, f)
+		}
 	}
 }
 

@@ -14,14 +14,15 @@ import (
 )
 
 // writeCubeSequence writes name1.obj ... nameN.obj (Blender's naming): a cube of
-// side 1 whose centre moves by step metres along x per frame.
-func writeCubeSequence(t *testing.T, dir, name string, frames int, step float64) {
+// side 1 whose centre moves by step metres along x per frame, and whose side grows
+// by grow metres per frame.
+func writeCubeSequence(t *testing.T, dir, name string, frames int, step, grow float64) {
 	t.Helper()
 	for f := 1; f <= frames; f++ {
 		var b strings.Builder
-		x := step * float64(f-1)
+		x, side := step*float64(f-1), 1+grow*float64(f-1)
 		for _, c := range [8][3]float64{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}} {
-			fmt.Fprintf(&b, "v %g %g %g\n", c[0]-0.5+x, c[1]-0.5, c[2]-0.5)
+			fmt.Fprintf(&b, "v %g %g %g\n", side*(c[0]-0.5)+x, side*(c[1]-0.5), side*(c[2]-0.5))
 		}
 		// Quads, counter-clockwise from outside: the reader triangulates them.
 		b.WriteString("f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n")
@@ -56,7 +57,7 @@ func readVDB(t *testing.T, path string) *vdb.File {
 // cube's velocity (step x fps along x) on the band and the inside below it.
 func TestVoxelizeOBJSequence(t *testing.T) {
 	dir := t.TempDir()
-	writeCubeSequence(t, dir, "cube", 4, 0.05)
+	writeCubeSequence(t, dir, "cube", 4, 0.05, 0)
 	out := filepath.Join(dir, "out", "cube.####.vdb")
 	code, log := runVoxelize(t, "-voxel", "0.05", "-fps", "10", "-o", out, filepath.Join(dir, "cube1.obj"))
 	if code != 0 {
@@ -92,35 +93,38 @@ func TestVoxelizeOBJSequence(t *testing.T) {
 	}
 }
 
-// -frames gives the files of a full run, so a cache can be split over machines.
+// -frames gives the files of a full run, so a cache can be split over machines,
+// also when -res sizes the voxels from a cube that grows.
 func TestVoxelizeFrameRangeMatchesFullRun(t *testing.T) {
-	dir := t.TempDir()
-	writeCubeSequence(t, dir, "cube", 5, 0.1)
-	full, part := filepath.Join(dir, "full.####.vdb"), filepath.Join(dir, "part.####.vdb")
-	if code, log := runVoxelize(t, "-voxel", "0.1", "-o", full, filepath.Join(dir, "cube1.obj")); code != 0 {
-		t.Fatal(log)
-	}
-	if code, log := runVoxelize(t, "-voxel", "0.1", "-frames", "2-3", "-o", part, filepath.Join(dir, "cube1.obj")); code != 0 {
-		t.Fatal(log)
-	}
-	for f := 1; f <= 5; f++ {
-		_, err := os.Stat(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
-		if (f == 2 || f == 3) != (err == nil) {
-			t.Errorf("frame %d: written = %v", f, err == nil)
+	for _, size := range [][]string{{"-voxel", "0.1"}, {"-res", "12"}} {
+		dir := t.TempDir()
+		writeCubeSequence(t, dir, "cube", 5, 0.1, 0.1)
+		full, part := filepath.Join(dir, "full.####.vdb"), filepath.Join(dir, "part.####.vdb")
+		if code, log := runVoxelize(t, append(size, "-o", full, filepath.Join(dir, "cube1.obj"))...); code != 0 {
+			t.Fatal(log)
 		}
-	}
-	for _, f := range []int{2, 3} {
-		a, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("full.%04d.vdb", f)))
-		b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
-		if !bytes.Equal(a, b) {
-			t.Errorf("frame %d differs between the full and the partial run", f)
+		if code, log := runVoxelize(t, append(size, "-frames", "2-3", "-o", part, filepath.Join(dir, "cube1.obj"))...); code != 0 {
+			t.Fatal(log)
+		}
+		for f := 1; f <= 5; f++ {
+			_, err := os.Stat(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
+			if (f == 2 || f == 3) != (err == nil) {
+				t.Errorf("%v frame %d: written = %v", size, f, err == nil)
+			}
+		}
+		for _, f := range []int{2, 3} {
+			a, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("full.%04d.vdb", f)))
+			b, _ := os.ReadFile(filepath.Join(dir, fmt.Sprintf("part.%04d.vdb", f)))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%v frame %d differs between the full and the partial run", size, f)
+			}
 		}
 	}
 }
 
 func TestVoxelizeTopologyChangeNamesBothFrames(t *testing.T) {
 	dir := t.TempDir()
-	writeCubeSequence(t, dir, "cube", 3, 0.1)
+	writeCubeSequence(t, dir, "cube", 3, 0.1, 0)
 	// Frame 3 loses a face.
 	p := filepath.Join(dir, "cube3.obj")
 	data, _ := os.ReadFile(p)
