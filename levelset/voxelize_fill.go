@@ -2,22 +2,22 @@ package levelset
 
 import "math"
 
-// Beyond the band a level set holds only a sign, as ±HalfWidth h. Two facts make the
-// sign cheap to find there. A voxel beyond the band is more than h from the surface,
-// so the segment to any face neighbour does not cross it: the sign is constant on
-// every face-connected region of voxels beyond the band, and a region next to a band
-// voxel has that voxel's sign. (With winding numbers the inside can also change
-// without crossing the surface, through a hole; such regions are tested one by one.)
+// Beyond the band a level set holds only a sign, as ±HalfWidth h. A voxel beyond the
+// band is more than h from the surface, so the segment to any face neighbour does not
+// cross it: the sign is constant on every face-connected region of voxels beyond the
+// band, and a region next to a band voxel has that voxel's sign. (With winding
+// numbers the inside can also change without crossing the surface, through a hole:
+// there the leaf-sized blocks below the band are tested one by one.)
 
 // fillBeyondBand is stage 4: the voxels of band leaves beyond the band take the
-// sign of the band voxels they connect to inside the leaf, or, for a pocket that
-// touches none, the sign found by insideFar at one of its voxels. The floods run on
-// the leaf's bit masks, a face step being a shift (see dilateWithin).
+// sign of the band voxels they connect to inside the leaf. Every one connects to
+// some: a leaf is face-connected, and it holds band voxels. The floods run on the
+// leaf's bit masks, a face step being a shift (see dilateWithin).
 func (v *voxelizer) fillBeyondBand() {
 	background := float32(v.radius)
 	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
-		var inside, outside Mask512
+		var inside, outside, beyond Mask512
 		l.phi.Active.ForEachOn(func(o int) {
 			if l.phi.Values[o] < 0 {
 				inside.Set(o, true)
@@ -25,7 +25,6 @@ func (v *voxelizer) fillBeyondBand() {
 				outside.Set(o, true)
 			}
 		})
-		var beyond Mask512
 		for k, w := range l.phi.Active {
 			beyond[k] = ^w
 		}
@@ -34,17 +33,6 @@ func (v *voxelizer) fillBeyondBand() {
 		// surface.
 		inside = floodWithin(inside, &beyond)
 		outside = floodWithin(outside, &beyond)
-		pockets := beyond.AndNot(&inside)
-		pockets = pockets.AndNot(&outside)
-		for o := pockets.First(); o >= 0; o = pockets.First() {
-			var seed Mask512
-			seed.Set(o, true)
-			pocket := floodWithin(seed, &pockets)
-			pockets = pockets.AndNot(&pocket)
-			if v.insideFar(v.voxelCentre(LeafCoord(l.origin, o))) {
-				inside = inside.Or(&pocket)
-			}
-		}
 		beyond.ForEachOn(func(o int) {
 			l.phi.Values[o] = background
 			if inside.IsOn(o) {
