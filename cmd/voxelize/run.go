@@ -106,7 +106,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			Threads: s.threads, Topology: topo,
 		})
 		if err != nil {
-			return fmt.Errorf("%s frame %d: %v", src.Name(), frame, err)
+			return fmt.Errorf("frame %d (%s): %v", frame, src.Origin(frame), err)
 		}
 		file := colliderFile(col, frameMeta{
 			frame: frame, time: float64(frame-all[0]) / s.fps, fps: s.fps,
@@ -191,7 +191,7 @@ func (w *meshWindow) get(frame int) (*levelset.Mesh, error) {
 		err = m.Validate()
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s frame %d: %v", w.src.Name(), frame, err)
+		return nil, fmt.Errorf("frame %d (%s): %w", frame, w.src.Origin(frame), err)
 	}
 	w.meshes[frame] = m
 	return m, nil

@@ -135,7 +135,7 @@ func (s *fileSequence) path(frame int) string {
 	return s.frames[i].Path
 }
 
-// readMeshFile reads one static mesh; the error names the file.
+// readMeshFile reads one static mesh.
 func readMeshFile(path string) (*levelset.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	if ext == ".gltf" || ext == ".glb" {
@@ -150,14 +150,8 @@ func readMeshFile(path string) (*levelset.Mesh, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var m *levelset.Mesh
 	if ext == ".stl" {
-		m, err = stl.Read(f)
-	} else {
-		m, err = obj.Read(f)
+		return stl.Read(f)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
+	return obj.Read(f)
 }
