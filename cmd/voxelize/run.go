@@ -81,7 +81,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		span := hi.Sub(lo)
 		s.voxel = max(span[0], span[1], span[2]) / float64(s.res)
 		if !(s.voxel > 0) {
-			return fmt.Errorf("%s frame %d: the mesh has no extent, so -res cannot size the voxels: use -voxel", src.Name(), all[0])
+			return fmt.Errorf("frame %d (%s): the mesh has no extent, so -res cannot size the voxels: use -voxel", all[0], src.Origin(all[0]))
 		}
 	}
 	var topo *levelset.Topology
@@ -116,9 +116,10 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		if err := finishWrite(); err != nil {
 			return err
 		}
-		writing = make(chan error, 1)
+		done := make(chan error, 1)
+		writing = done
 		go func() {
-			writing <- cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) })
+			done <- cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) })
 		}()
 		activeVoxels += col.Surface.ActiveVoxelCount()
 		meshes.forget(all, i)
