@@ -19,19 +19,7 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 	for _, res := range []int{128, 256} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("res=%d/threads=%d", res, threads), func(b *testing.B) {
-				opt := VoxelizeOptions{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: threads, Topology: topo}
-				var active int64
-				for b.Loop() {
-					c, err := Voxelize(m, opt)
-					if err != nil {
-						b.Fatal(err)
-					}
-					active = c.Surface.ActiveVoxelCount()
-				}
-				sec := b.Elapsed().Seconds() / float64(b.N)
-				b.ReportMetric(sec, "s/frame")
-				b.ReportMetric(float64(active)/sec, "voxels/s")
-				b.ReportMetric(float64(active), "voxels")
+				benchmarkVoxelize(b, m, VoxelizeOptions{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: threads, Topology: topo})
 			})
 		}
 	}
@@ -42,7 +30,12 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 func BenchmarkVoxelizeOpenMesh(b *testing.B) {
 	m := sphereWithHole(Vec3{}, 1, 48, 96, 6)
 	smoothVelocities(m)
-	opt := VoxelizeOptions{VoxelSize: 2.0 / 128, HalfWidth: 3, Threads: 2}
+	benchmarkVoxelize(b, m, VoxelizeOptions{VoxelSize: 2.0 / 128, HalfWidth: 3, Threads: 2})
+}
+
+// benchmarkVoxelize times Voxelize and reports seconds per frame, band voxels per
+// second and the band's size.
+func benchmarkVoxelize(b *testing.B, m *Mesh, opt VoxelizeOptions) {
 	var active int64
 	for b.Loop() {
 		c, err := Voxelize(m, opt)
@@ -54,4 +47,5 @@ func BenchmarkVoxelizeOpenMesh(b *testing.B) {
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(sec, "s/frame")
 	b.ReportMetric(float64(active)/sec, "voxels/s")
+	b.ReportMetric(float64(active), "voxels")
 }
