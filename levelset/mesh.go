@@ -60,14 +60,6 @@ func (m *Mesh) Bounds() (lo, hi Vec3) {
 	return lo, hi
 }
 
-// Velocity returns the velocity of vertex i, zero when the mesh has none.
-func (m *Mesh) Velocity(i int32) Vec3 {
-	if m.Velocities == nil {
-		return Vec3{}
-	}
-	return m.Velocities[i]
-}
-
 // SameTopology reports whether b has the vertex count and triangle list of a, which
 // is what pairing vertices across frames needs. The error says what differs.
 func SameTopology(a, b *Mesh) error {
