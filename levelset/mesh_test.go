@@ -1,0 +1,56 @@
+package levelset
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestMeshValidate(t *testing.T) {
+	good := func() *Mesh { return boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1}) }
+	if err := good().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		want  string
+		spoil func(m *Mesh)
+	}{
+		{"empty mesh", func(m *Mesh) { m.Triangles = nil }},
+		{"vertex 2: position", func(m *Mesh) { m.Positions[2][0] = math.Inf(1) }},
+		{"triangle 4: vertex index 8", func(m *Mesh) { m.Triangles[4][1] = 8 }},
+		{"triangle 0: vertex index -1", func(m *Mesh) { m.Triangles[0][0] = -1 }},
+		{"7 velocities for 8 vertices", func(m *Mesh) { m.Velocities = make([]Vec3, 7) }},
+		{"vertex 5: velocity", func(m *Mesh) { m.Velocities = make([]Vec3, 8); m.Velocities[5][2] = math.NaN() }},
+	} {
+		m := good()
+		tc.spoil(m)
+		if err := m.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("error %v, want one mentioning %q", err, tc.want)
+		}
+	}
+}
+
+func TestSameTopologyAndVelocities(t *testing.T) {
+	a := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	b := boxMesh(Vec3{0, -1, -1}, Vec3{2, 1, 1}) // moved 1 m along x
+	if err := SameTopology(a, b); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range VelocitiesBetween(a.Positions, b.Positions, 0.5) {
+		if v != (Vec3{2, 0, 0}) {
+			t.Fatalf("vertex %d: velocity %v, want (2, 0, 0)", i, v)
+		}
+	}
+	if d := MaxDisplacement(a.Positions, b.Positions); d != 1 {
+		t.Errorf("displacement %g, want 1", d)
+	}
+	c := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	c.Triangles[3] = [3]int32{0, 1, 2}
+	if err := SameTopology(a, c); err == nil || !strings.Contains(err.Error(), "triangle 3") {
+		t.Errorf("changed triangle: %v", err)
+	}
+	c.Triangles = c.Triangles[:11]
+	if err := SameTopology(a, c); err == nil || !strings.Contains(err.Error(), "12 triangles become 11") {
+		t.Errorf("dropped triangle: %v", err)
+	}
+}
