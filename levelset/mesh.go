@@ -98,3 +98,16 @@ func MaxDisplacement(a, b []Vec3) float64 {
 	}
 	return math.Sqrt(d2)
 }
+
+// SignedVolume returns the volume the mesh encloses, sum over triangles of
+// a . (b x c) / 6 (the divergence theorem): positive when the triangles wind
+// counter-clockwise seen from outside, negative for a mesh turned inside out.
+// It is exact for a closed mesh and indicative for an open one.
+func (m *Mesh) SignedVolume() float64 {
+	v := 0.0
+	for _, t := range m.Triangles {
+		a, b, c := m.Positions[t[0]], m.Positions[t[1]], m.Positions[t[2]]
+		v += a.Dot(b.Cross(c))
+	}
+	return v / 6
+}

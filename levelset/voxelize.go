@@ -61,6 +61,9 @@ type Collider struct {
 	Normal *Vec3Grid
 	// Sign is the method that was used: SignAuto resolves to one of the others.
 	Sign SignMethod
+	// InsideOut reports a mesh of negative volume, whose triangles wind clockwise
+	// seen from outside. Its inside is still the inside: the tests are turned around.
+	InsideOut bool
 }
 
 // Voxelize turns mesh m into a narrow-band level set with velocities and normals.

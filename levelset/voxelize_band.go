@@ -20,6 +20,9 @@ type voxelizer struct {
 	// numbers.
 	rimVertex []bool
 	inside    []Coord // origins of the leaf-sized blocks inside the mesh below the band
+	// insideOut is set for a mesh of negative volume: its triangles wind clockwise
+	// seen from outside, so every inside test is turned around.
+	insideOut bool
 }
 
 // bandTriangle is what the distance scan needs of a triangle, computed once.
@@ -75,6 +78,7 @@ func newVoxelizer(m *Mesh, opt VoxelizeOptions) *voxelizer {
 	}
 	v.pn = NewPseudonormals(m, opt.Topology)
 	v.bvh = NewBVH(m)
+	v.insideOut = m.SignedVolume() < 0
 	if v.sign == SignWinding {
 		v.rimVertex = make([]bool, len(m.Positions))
 		for t, across := range opt.Topology.Across {
@@ -247,7 +251,7 @@ func (v *voxelizer) bandValues() {
 			p := v.voxelCentre(LeafCoord(l.origin, o))
 			tri := v.mesh.Triangles[t]
 			cp := v.tris[t].closest(p)
-			inside := v.pn.Inside(p, t, cp)
+			inside := v.pn.Inside(p, t, cp) != v.insideOut
 			sideOfFeature.Set(o, inside)
 			if v.sign == SignWinding && v.onRim(t, cp.Feature) {
 				nearRim.Set(o, true)
@@ -264,7 +268,7 @@ func (v *voxelizer) bandValues() {
 					normal[k] = float32((p[k] - cp.Point[k]) / d)
 				}
 			} else {
-				normal = Vec3fOf(v.pn.At(t, cp.Feature).Unit())
+				normal = Vec3fOf(v.pn.At(t, cp.Feature).Scale(v.orientation()).Unit())
 			}
 			var vel Vec3
 			if vs := v.mesh.Velocities; vs != nil {
@@ -308,7 +312,7 @@ func (v *voxelizer) bandValues() {
 // the winding number's wherever w < 0.1 or w > 0.9.
 func (v *voxelizer) windingSides(l *bandLeaf, sideOfFeature, nearRim *Mask512) Mask512 {
 	var inside Mask512
-	evaluate := func(o int) float64 { return v.bvh.WindingNumber(v.voxelCentre(LeafCoord(l.origin, o))) }
+	evaluate := func(o int) float64 { return v.winding(v.voxelCentre(LeafCoord(l.origin, o))) }
 	each := func(m *Mask512) {
 		m.ForEachOn(func(o int) {
 			if evaluate(o) >= 0.5 {
@@ -353,7 +357,21 @@ func (v *voxelizer) onRim(t int32, f Feature) bool {
 func (v *voxelizer) insideFar(p Vec3) bool {
 	if v.sign == SignPseudonormal {
 		t, cp, _ := v.bvh.Nearest(p, math.Inf(1))
-		return v.pn.Inside(p, t, cp)
+		return v.pn.Inside(p, t, cp) != v.insideOut
 	}
-	return v.bvh.WindingNumber(p) >= 0.5
+	return v.winding(p) >= 0.5
+}
+
+// winding returns the generalized winding number at p, of the mesh turned right side
+// out: about 1 inside whichever way its triangles wind.
+func (v *voxelizer) winding(p Vec3) float64 {
+	return v.orientation() * v.bvh.WindingNumber(p)
+}
+
+// orientation is -1 for a mesh whose triangles wind clockwise seen from outside.
+func (v *voxelizer) orientation() float64 {
+	if v.insideOut {
+		return -1
+	}
+	return 1
 }

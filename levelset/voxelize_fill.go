@@ -147,10 +147,11 @@ func (v *voxelizer) fillInside() {
 func (v *voxelizer) collider() *Collider {
 	tr := Transform{VoxelSize: v.h}
 	c := &Collider{
-		Surface:  NewGrid(tr, float32(v.radius)),
-		Velocity: NewGrid(tr, Vec3f{}),
-		Normal:   NewGrid(tr, Vec3f{}),
-		Sign:     v.sign,
+		Surface:   NewGrid(tr, float32(v.radius)),
+		Velocity:  NewGrid(tr, Vec3f{}),
+		Normal:    NewGrid(tr, Vec3f{}),
+		Sign:      v.sign,
+		InsideOut: v.insideOut,
 	}
 	for _, l := range v.leaves {
 		c.Surface.AddLeaf(l.phi)

@@ -178,3 +178,38 @@ func TestVoxelizeLargeSlantedQuad(t *testing.T) {
 	s.log(t, "slanted quad")
 	s.checkTargets(t)
 }
+
+// A mesh turned inside out (clockwise triangles) still has its inside inside, with
+// either sign method, and is reported.
+func TestVoxelizeInsideOutMesh(t *testing.T) {
+	right := sphereWithHole(Vec3{}, 1, 16, 32, 0)
+	flipped := &Mesh{Positions: right.Positions}
+	for _, tri := range right.Triangles {
+		flipped.Triangles = append(flipped.Triangles, [3]int32{tri[0], tri[2], tri[1]})
+	}
+	if v := flipped.SignedVolume(); !(v < 0) || math.Abs(v+right.SignedVolume()) > 1e-12 {
+		t.Fatalf("signed volumes %g and %g", right.SignedVolume(), v)
+	}
+	for _, sign := range []SignMethod{SignPseudonormal, SignWinding} {
+		opt := VoxelizeOptions{VoxelSize: 0.04, HalfWidth: 2, Sign: sign}
+		a, err := Voxelize(right, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Voxelize(flipped, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.InsideOut || !b.InsideOut {
+			t.Errorf("sign %d: inside-out reported as %v and %v", sign, a.InsideOut, b.InsideOut)
+		}
+		for i, l := range a.Surface.Leaves() {
+			if *l != *b.Surface.Leaves()[i] {
+				t.Fatalf("sign %d: leaf %v differs", sign, l.Origin)
+			}
+		}
+		if len(a.Surface.Tiles()) == 0 || len(a.Surface.Tiles()) != len(b.Surface.Tiles()) {
+			t.Errorf("sign %d: %d and %d inside tiles", sign, len(a.Surface.Tiles()), len(b.Surface.Tiles()))
+		}
+	}
+}

@@ -88,6 +88,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
+	warnedInsideOut := false
 	for n, i := range run {
 		frame := all[i]
 		mesh, displacement, err := withVelocities(meshes, all, i, s.fps)
@@ -107,6 +108,11 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		})
 		if err != nil {
 			return fmt.Errorf("frame %d (%s): %v", frame, src.Origin(frame), err)
+		}
+		if col.InsideOut && !warnedInsideOut {
+			progress.Done()
+			fmt.Fprintf(log, "voxelize: note: frame %d (%s) is inside out (its triangles wind clockwise seen from outside); its enclosed volume is taken as the inside\n", frame, src.Origin(frame))
+			warnedInsideOut = true
 		}
 		file := colliderFile(col, frameMeta{
 			frame: frame, time: float64(frame-all[0]) / s.fps, fps: s.fps,
