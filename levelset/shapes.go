@@ -92,3 +92,65 @@ func (b Bounds) Contains(p Vec3) bool {
 
 // Size returns Max - Min.
 func (b Bounds) Size() Vec3 { return b.Max.Sub(b.Min) }
+
+// Cylinder is the solid capped cylinder of the given Radius around the segment from
+// A to B: the points whose projection onto the line AB falls between A and B and whose
+// distance from that line is at most Radius. A and B must differ.
+type Cylinder struct {
+	A, B   Vec3
+	Radius float64
+}
+
+// Distance implements Shape with the exact Euclidean signed distance, the same way as
+// Box: in the plane through the axis and p the cylinder is the rectangle
+// [0, Radius] x [-L/2, L/2] of radial distance rho and axial offset y from the axis's
+// midpoint, so with q = (rho - Radius, |y| - L/2), phi = |max(q, 0)| outside and
+// max(q_r, q_y) inside. Outside, the normal points from the nearest point of the
+// cylinder (the side, a cap or the rim); inside, it is that of the nearest of the side
+// and the caps, the side on a tie. On the axis, where the radial direction is not
+// defined, any direction perpendicular to it is taken.
+func (c Cylinder) Distance(p Vec3) (float64, Vec3) {
+	axis := c.B.Sub(c.A)
+	half := 0.5 * axis.Norm()
+	u := axis.Unit()
+	d := p.Sub(c.A.Add(c.B).Scale(0.5))
+	y := d.Dot(u)
+	radial := d.Sub(u.Scale(y))
+	rho := radial.Norm()
+	var e Vec3 // unit radial direction
+	if rho > 0 {
+		e = radial.Scale(1 / rho)
+	} else {
+		e = perpendicular(u)
+	}
+	sy := 1.0 // the side of the midpoint p is on, along the axis
+	if y < 0 {
+		sy = -1
+	}
+	qr, qy := rho-c.Radius, math.Abs(y)-half
+	if qr > 0 || qy > 0 {
+		or, oy := math.Max(qr, 0), math.Max(qy, 0)
+		r := math.Hypot(or, oy)
+		return r, e.Scale(or / r).Add(u.Scale(sy * oy / r))
+	}
+	if qr >= qy {
+		return qr, e
+	}
+	return qy, u.Scale(sy)
+}
+
+// perpendicular returns a unit vector perpendicular to the unit vector u.
+func perpendicular(u Vec3) Vec3 {
+	// Cross with the coordinate axis least aligned with u, which keeps the result far
+	// from zero.
+	var e Vec3
+	a := 0
+	if math.Abs(u[1]) < math.Abs(u[a]) {
+		a = 1
+	}
+	if math.Abs(u[2]) < math.Abs(u[a]) {
+		a = 2
+	}
+	e[a] = 1
+	return u.Cross(e).Unit()
+}

@@ -46,14 +46,23 @@ func (m ContactMode) String() string {
 	return "unknown"
 }
 
-// collide applies section 8 to a velocity v at point x and time t: for every collider
-// with phi <= 0 there, the velocity relative to the collider is made non-penetrating.
+// collide applies section 8 to a velocity v of a point at x moving for dt, at time t
+// (the end of the step): for every collider with phi <= 0 where the point would end,
+// x + dt v, the velocity relative to the collider is made non-penetrating. A sticky
+// collider also holds a point that touches it now (phi(x) <= 0) but would leave it:
+// snow under an overhang, which gravity alone would pull free before it is tested.
 // The grid (stage 5) and particle (stage 9) collisions both use it.
-func collide(colliders []Collider, x, v Vec3, t float64) Vec3 {
+func collide(colliders []Collider, x, v Vec3, dt, t float64) Vec3 {
+	end := Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 	for _, c := range colliders {
-		phi, n, vco := c.Sample(x, t)
+		phi, n, vco := c.Sample(end, t)
 		if phi > 0 {
-			continue
+			if c.Surface().Mode != Sticky {
+				continue
+			}
+			if phi, n, vco = c.Sample(x, t); phi > 0 {
+				continue
+			}
 		}
 		v = contact(v, n, vco, c.Surface())
 	}

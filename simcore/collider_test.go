@@ -75,12 +75,30 @@ func TestMovingShapeAndCollide(t *testing.T) {
 		t.Fatalf("Sample = %g, %v, %v", phi, n, v)
 	}
 	cols := []Collider{plate}
-	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0.2); got != (Vec3{0, 1, 0}) {
+	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0, 0.2); got != (Vec3{0, 1, 0}) {
 		t.Errorf("outside the plate the velocity changed: %v", got)
 	}
 	// Inside at t = 0.3 (face at y = 0.4): approaching relative velocity 3 becomes the plate's.
-	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0.3); !near(got, Vec3{0, -2, 0}, 1e-12) {
+	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0, 0.3); !near(got, Vec3{0, -2, 0}, 1e-12) {
 		t.Errorf("inside the plate: %v, want the plate's velocity", got)
+	}
+	// Tested where the point ends: from y = 0.45 at 1.5 m/s for 0.1 s it reaches 0.6,
+	// the face at t = 0.2.
+	if got := collide(cols, Vec3{0, 0.45, 0}, Vec3{0, 1.5, 0}, 0.1, 0.2); !near(got, Vec3{0, -2, 0}, 1e-12) {
+		t.Errorf("ending inside the plate: %v, want the plate's velocity", got)
+	}
+	// A sticky plate holds a point on its face that is moving away from it; a slip
+	// plate lets it go.
+	for _, mode := range []ContactMode{Slip, Sticky} {
+		plate.Contact.Mode = mode
+		got := collide(cols, Vec3{0, 0.6, 0}, Vec3{0, -3, 0}, 0.1, 0.2)
+		want := Vec3{0, -3, 0}
+		if mode == Sticky {
+			want = plate.Velocity
+		}
+		if !near(got, want, 1e-12) {
+			t.Errorf("%v plate, point on its face leaving: %v, want %v", mode, got, want)
+		}
 	}
 }
 

@@ -43,7 +43,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 						float64(c[1]<<blockShift+b) * h,
 						float64(c[2]<<blockShift+cc) * h,
 					}
-					vNew := collide(inReach(near, s.colliders, vStar, dt, h), x.Add(vStar.Scale(dt)), vStar, t1)
+					vNew := collide(inReach(near, s.colliders, vStar, dt, h), x, vStar, dt, t1)
 					n.mv = vNew
 					n.f = vNew.Sub(vOld)
 				}

@@ -81,7 +81,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 			xEnd[a] = x[a] + v[a]*dt
 		}
 		if cs := inReach(near, s.colliders, v, dt, h); len(cs) > 0 {
-			v = collide(cs, xEnd, v, t1) // 9
+			v = collide(cs, x, v, dt, t1) // 9
 			for a := range xEnd {
 				xEnd[a] = x[a] + v[a]*dt
 			}
