@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
 
 	"snowtools/levelset"
 )
@@ -38,6 +37,7 @@ import (
 // R = I.
 type RigidBody struct {
 	body    levelset.Shape
+	slack   float64 // the body's Slack, for a level-set grid body; see Sample
 	trans   []TranslationKey
 	rot     []RotationKey
 	omega   []Vec3 // per rotation segment, world axes
@@ -64,6 +64,9 @@ func NewRigidBody(body levelset.Shape, trans []TranslationKey, rot []RotationKey
 	}
 	r := &RigidBody{body: body, contact: contact,
 		trans: append([]TranslationKey(nil), trans...), rot: append([]RotationKey(nil), rot...)}
+	if sb, ok := body.(interface{ Slack() float64 }); ok {
+		r.slack = sb.Slack()
+	}
 	for i, k := range r.trans {
 		if err := checkKeyTime("translation", i, k.T, r.trans[max(i-1, 0)].T); err != nil {
 			return nil, err
@@ -149,11 +152,17 @@ func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin Vec3) {
 	return q, origin, omega, vOrigin
 }
 
-// Sample implements Collider.
+// Sample implements Collider. For a body whose phi may change faster than distance by
+// a slack s (a level-set grid: levelset.GridShape.Slack), a positive phi is lowered by
+// s but kept positive, so that the solver's pruning (phi(c) > r rules out contact
+// within r of c) stays right while inside and outside are unchanged.
 func (r *RigidBody) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 	q, origin, omega, vOrigin := r.Pose(t)
 	arm := x.Sub(origin)
 	phi, nb := r.body.Distance(q.Conj().Rotate(arm))
+	if phi > 0 && r.slack > 0 {
+		phi = math.Max(phi-r.slack, math.Min(phi, clearanceFloor*r.slack))
+	}
 	return phi, q.Rotate(nb), vOrigin.Add(omega.Cross(arm))
 }
 
@@ -194,40 +203,3 @@ func (q Quat) dot(r Quat) float64   { return q.W*r.W + q.X*r.X + q.Y*r.Y + q.Z*r
 func (q Quat) norm() float64        { return math.Sqrt(q.dot(q)) }
 func (q Quat) scale(s float64) Quat { return Quat{s * q.W, s * q.X, s * q.Y, s * q.Z} }
 func (q Quat) String() string       { return fmt.Sprintf("(%g, %g, %g, %g)", q.W, q.X, q.Y, q.Z) }
-
-// GridShape is a levelset.Shape read from a level-set grid, such as the stationary body
-// of a rigid collider voxelized once: phi is the trilinear interpolant and the normal
-// its exact gradient, normalised (zero where phi is flat, beyond the band). It is safe
-// for concurrent use: each goroutine gets its own sampler, since samplers cache a leaf.
-//
-// A positive phi is lowered by sqrt(3) h, but kept positive, so that it never changes
-// faster than distance: the trilinear interpolant of a band-clamped distance is within
-// sqrt(3)/2 h of that 1-Lipschitz function (see DeformingLevelSet.Sample), so phi at two
-// points differs by at most their distance plus sqrt(3) h. Inside and on the surface
-// phi is the interpolant itself, so that inside and outside are unchanged.
-type GridShape struct {
-	grid   *levelset.FloatGrid
-	margin float64
-	pool   sync.Pool // *levelset.FloatSampler
-}
-
-// NewGridShape returns the shape of the level set g, which must not change while in use.
-func NewGridShape(g *levelset.FloatGrid) (*GridShape, error) {
-	if err := g.Validate(); err != nil {
-		return nil, fmt.Errorf("grid shape: %v", err)
-	}
-	s := &GridShape{grid: g, margin: math.Sqrt(3) * g.VoxelSize}
-	s.pool.New = func() any { return levelset.NewFloatSampler(g) }
-	return s, nil
-}
-
-// Distance implements levelset.Shape.
-func (s *GridShape) Distance(p Vec3) (float64, Vec3) {
-	smp := s.pool.Get().(*levelset.FloatSampler)
-	phi, g := smp.SampleAndGradient(p)
-	s.pool.Put(smp)
-	if phi > 0 {
-		phi = math.Max(phi-s.margin, math.Min(phi, clearanceFloor*s.margin))
-	}
-	return phi, g.Unit()
-}

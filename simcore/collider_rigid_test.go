@@ -2,6 +2,7 @@ package simcore
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"snowtools/levelset"
@@ -48,8 +49,8 @@ func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
 	}
 	vOrigin := p1.Sub(p0).Scale(1 / (t1 - t0))
 	omega := axis.Scale(rate)
-	x := 0.42
-	next := func() float64 { x = math.Mod(x*9301+49297, 233280) / 233280; return x - 0.5 }
+	rng := rand.New(rand.NewPCG(3, 4))
+	next := func() float64 { return rng.Float64() - 0.5 }
 	for k := 0; k < 200; k++ {
 		tm := t0 + (t1-t0)*(next()+0.5)
 		origin := p0.Add(vOrigin.Scale(tm - t0))
@@ -188,7 +189,7 @@ func TestRigidGridBody(t *testing.T) {
 	const h = 0.02
 	sphere := levelset.Sphere{Center: Vec3{0.013, -0.007, 0.004}, Radius: 0.2}
 	kf := keyframeFromShape(sphere, nil, h, 4, Vec3{-0.3, -0.3, -0.3}, Vec3{0.3, 0.3, 0.3})
-	gs, err := NewGridShape(kf.Surface)
+	gs, err := levelset.NewGridShape(kf.Surface)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,8 +198,8 @@ func TestRigidGridBody(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := 0.11
-	next := func() float64 { x = math.Mod(x*9301+49297, 233280) / 233280; return x - 0.5 }
+	rng := rand.New(rand.NewPCG(5, 6))
+	next := func() float64 { return rng.Float64() - 0.5 }
 	worstIn, worstN := 0.0, 0.0
 	for k := 0; k < 2000; k++ {
 		tm := 0.5 + next()
@@ -207,8 +208,8 @@ func TestRigidGridBody(t *testing.T) {
 		xw := c.Add(Vec3{next(), next(), next()}.Scale(0.6))
 		phi, n, _ := body.Sample(xw, tm)
 		exact, en := levelset.Sphere{Center: c, Radius: 0.2}.Distance(xw)
-		if math.Abs(exact) <= 4*h {
-			if exact < -0.01*h || exact > math.Sqrt(3)*h+0.01*h {
+		if math.Abs(exact) <= 3*h { // clear of the band's last voxel
+			if exact < -0.01*h { // outside, phi is the lowered clearance checked below
 				worstIn = math.Max(worstIn, math.Abs(phi-exact))
 			}
 			worstN = math.Max(worstN, n.Sub(en).Norm())
@@ -216,11 +217,12 @@ func TestRigidGridBody(t *testing.T) {
 		if (phi > 0) != (exact > 0) && math.Abs(exact) > 0.01*h {
 			t.Fatalf("x = %v: phi %g, exact %g: sign differs", xw, phi, exact)
 		}
-		if phi > 0 && (phi > exact+0.01*h || phi < exact-math.Sqrt(3)*h-0.01*h) && exact < 4*h {
+		// (Within 3 h: the last voxel of the band blends in the clamped background.)
+		if phi > 0 && (phi > exact+0.01*h || phi < exact-math.Sqrt(3)*h-0.01*h) && exact < 3*h {
 			t.Fatalf("x = %v: clearance %g, exact %g: not within [exact - sqrt(3) h, exact]", xw, phi, exact)
 		}
 	}
-	t.Logf("grid sphere moved rigidly: |phi - exact| <= %.3g h inside and beyond sqrt(3) h, normals within %.3g", worstIn/h, worstN)
+	t.Logf("grid sphere moved rigidly: |phi - exact| <= %.3g h inside, normals within %.3g", worstIn/h, worstN)
 	if worstIn > 0.05*h || worstN > 0.1 {
 		t.Errorf("grid body: phi error %.3g h, normal error %.3g", worstIn/h, worstN)
 	}

@@ -29,6 +29,10 @@ Usage:
 With no scene it runs the built-in demo: snowballs smashing into each other and
 into a sticky wall, written to snowsim-demo/snow.####.prt.
 
+Every -checkpoint frames it saves the whole state next to the frames
+(snow.####.snowstate); a run that was stopped, even killed, continues from
+the newest one with -resume, and writes the same frames as if it never stopped.
+
 Flags:
 `
 
@@ -38,6 +42,8 @@ Examples:
   snowsim -quality draft -frames 12         a quick, coarse look at the demo
   snowsim -o out examples/snowball_drop.toml
   snowsim -print-demo > my_scene.toml       start a scene from the demo
+  snowsim -resume -o out scene.toml         continue a killed run from its newest checkpoint
+  snowsim -resume -frames 96 scene.toml     extend a finished run to frame 96
 
 The scene format is described in README.md.
 `
@@ -63,6 +69,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	threads := fs.Int("threads", 0, "worker threads `N` (default: the scene's solver.threads, else all cores)")
 	quality := fs.String("quality", "normal", "grid resolution: draft (h x2), normal, high (h x0.7) or ultra (h x0.5)")
 	printDemo := fs.Bool("print-demo", false, "print the built-in demo scene and exit")
+	every := fs.Int("checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
+	resume := fs.Bool("resume", false, "continue from the newest checkpoint in the output dir")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -83,25 +91,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "snowsim: -quality %q: use draft, normal, high or ultra\n", *quality)
 		return exitUsage
 	}
-	if fs.NArg() > 1 || *frames < 0 || *threads < 0 {
+	if fs.NArg() > 1 || *frames < 0 || *threads < 0 || *every < 0 {
 		fs.Usage()
 		return exitUsage
 	}
 
-	var sc *Scene
-	var err error
+	// The scene text is kept: checkpoints record a hash of it.
+	name, text := "built-in demo", demoScene
 	if fs.NArg() == 1 {
-		name := fs.Arg(0)
-		f, ferr := os.Open(name)
-		if ferr != nil {
-			fmt.Fprintf(stderr, "snowsim: %v\n", ferr)
+		var err error
+		name = fs.Arg(0)
+		if text, err = os.ReadFile(name); err != nil {
+			fmt.Fprintf(stderr, "snowsim: %v\n", err)
 			return exitFailure
 		}
-		sc, err = parseScene(name, f, factor)
-		f.Close()
-	} else {
-		sc, err = parseScene("built-in demo", bytes.NewReader(demoScene), factor)
 	}
+	sc, err := parseScene(name, bytes.NewReader(text), factor)
 	if err != nil {
 		fmt.Fprintf(stderr, "snowsim: %v\n", err)
 		return exitFailure
@@ -115,46 +120,59 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *threads > 0 {
 		sc.Config.Threads = *threads
 	}
-	if err := simulate(sc, stderr); err != nil {
+	opts := runOptions{every: *every, resume: *resume, scene: sceneIdentity(text, sc.Config.H)}
+	if err := simulate(sc, opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "snowsim: %v\n", err)
 		return exitFailure
 	}
 	return 0
 }
 
-// simulate seeds the scene's snow, runs it and writes every frame.
-func simulate(sc *Scene, log io.Writer) error {
-	p := &simcore.Particles{}
-	for i, src := range sc.Sources {
-		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
-			return fmt.Errorf("snow[%d]: %v", i+1, err)
-		} else if n == 0 {
-			return fmt.Errorf("snow[%d]: no particle fits in it at grid spacing %g m: make it larger or the grid finer", i+1, sc.Config.H)
-		}
-	}
-	sim, err := simcore.NewSim(sc.Config, p)
-	if err != nil {
-		return err
-	}
+// runOptions are the flags that say how to run a scene rather than what it is.
+type runOptions struct {
+	every  int      // checkpoint every this many frames; 0 for none
+	resume bool     // continue from the newest checkpoint
+	scene  [32]byte // sceneIdentity, recorded in checkpoints
+}
+
+// simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
+// it and writes every frame, and a checkpoint every opts.every frames.
+func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
 		return err
 	}
-	sim.Prepare()
+	cps, err := newCheckpoints(sc.OutDir, sc.Pattern, opts.scene)
+	if err != nil {
+		return err
+	}
+	cps.removeTemporary()
+	var sim *simcore.Sim
+	first := 1 // the first frame to simulate
+	if opts.resume {
+		if sim, first, err = resumeSim(sc, cps, log); err != nil || sim == nil {
+			return err
+		}
+	} else if sim, err = startSim(sc, cps, log); err != nil {
+		return err
+	}
+	p := sim.P
 	write := func(frame int) error {
 		path := filepath.Join(sc.OutDir, frameName(sc.Pattern, frame))
 		info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: sc.Config.H}
-		return cli.WriteFileAtomic(path, func(w io.Writer) error { return writePRT(w, p, info) })
+		return cli.WriteFileAtomic(path, func(w io.Writer) error { return writePRT(wrapOutput(path, w), p, info) })
 	}
-	if err := write(0); err != nil {
-		return err
+	if first == 1 {
+		if err := write(0); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, %d frames at %g fps -> %s\n",
-		p.Len(), sc.Config.H, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
+		p.Len(), sc.Config.H, first, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
 
 	progress := cli.NewProgress(log)
 	start := time.Now()
 	var totalSteps int
-	for f := 1; f <= sc.Frames; f++ {
+	for f := first; f <= sc.Frames; f++ {
 		steps, err := sim.Advance(float64(f) / sc.FPS)
 		totalSteps += steps
 		if err != nil {
@@ -165,15 +183,47 @@ func simulate(sc *Scene, log io.Writer) error {
 			progress.Done()
 			return fmt.Errorf("frame %d: %v", f, err)
 		}
+		// After the frame: a checkpoint at frame f then never lacks its frame file.
+		if opts.every > 0 && (f%opts.every == 0 || f == sc.Frames) {
+			if err := cps.write(f, sim); err != nil {
+				progress.Done()
+				return fmt.Errorf("frame %d: %v", f, err)
+			}
+		}
+		done := f - first + 1
 		elapsed := time.Since(start)
-		eta := time.Duration(float64(elapsed) / float64(f) * float64(sc.Frames-f))
+		eta := time.Duration(float64(elapsed) / float64(done) * float64(sc.Frames-f))
 		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)  %d particles  elapsed %s  ETA %s",
 			f, sc.Frames, sim.Time, totalSteps, steps, p.Len(), cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
 	wall := time.Since(start).Seconds()
+	n := sc.Frames - first + 1
 	fmt.Fprintf(log, "snowsim: %d frames in %.1f s: %.2f s/frame, %.0f steps/frame, %.3g particle-steps/s\n",
-		sc.Frames, wall, wall/float64(sc.Frames), float64(totalSteps)/float64(sc.Frames),
+		n, wall, wall/float64(n), float64(totalSteps)/float64(n),
 		float64(totalSteps)*float64(p.Len())/wall)
 	return nil
+}
+
+// startSim seeds the scene's snow and prepares it for frame 0.
+func startSim(sc *Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
+	p := &simcore.Particles{}
+	for i, src := range sc.Sources {
+		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
+			return nil, fmt.Errorf("snow[%d]: %v", i+1, err)
+		} else if n == 0 {
+			return nil, fmt.Errorf("snow[%d]: no particle fits in it at grid spacing %g m: make it larger or the grid finer", i+1, sc.Config.H)
+		}
+	}
+	sim, err := simcore.NewSim(sc.Config, p)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := cps.removeAll(); err != nil {
+		return nil, err
+	} else if n > 0 {
+		fmt.Fprintf(log, "snowsim: starting over: removed %d checkpoints of an earlier run from %s\n", n, sc.OutDir)
+	}
+	sim.Prepare()
+	return sim, nil
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sort"
+
+	"snowtools/cmd/internal/seq"
+	"snowtools/formats/vdb"
+	"snowtools/simcore"
+)
+
+// colliderFrames drives a deforming collider through a sequence of collider files as
+// voxelize writes them (grids "surface" and "velocity"): file n is the keyframe at
+// start + (n - first)/fps, and the solver sees the keyframes around its time,
+// interpolated as section 8 says. Only the two keyframes in use are in memory.
+type colliderFrames struct {
+	key      string // the scene key, for errors
+	frames   []seq.Frame
+	times    []float64
+	collider *simcore.DeformingLevelSet
+
+	loaded  map[int]*simcore.Keyframe // by index into frames
+	current int                       // the segment set: frames[current] to frames[current+1]; -2 for none
+}
+
+func newColliderFrames(key string, frames []seq.Frame, fps, start float64, contact simcore.Surface) *colliderFrames {
+	c := &colliderFrames{key: key, frames: frames, collider: &simcore.DeformingLevelSet{Contact: contact},
+		loaded: map[int]*simcore.Keyframe{}, current: -2}
+	for _, f := range frames {
+		c.times = append(c.times, start+float64(f.Number-frames[0].Number)/fps)
+	}
+	return c
+}
+
+// prepare sets the keyframes of the segment holding time t and returns the time the
+// segment ends, where the caller must stop the solver to call prepare again. Before
+// the first file and after the last, the collider holds still at it.
+func (c *colliderFrames) prepare(t float64) (end float64, err error) {
+	// k is the last keyframe at or before t: -1 before the first.
+	k := sort.Search(len(c.times), func(i int) bool { return c.times[i] > t }) - 1
+	if k == c.current {
+		return c.segmentEnd(k), nil
+	}
+	var a, b *simcore.Keyframe
+	t0, t1 := t, t+1 // a segment of any length for a collider at rest
+	switch {
+	case k < 0 || k == len(c.frames)-1:
+		i := max(k, 0)
+		kf, err := c.keyframe(i)
+		if err != nil {
+			return 0, err
+		}
+		a = &simcore.Keyframe{Surface: kf.Surface} // at rest: no velocity
+		b = a
+		if k < 0 {
+			t1 = c.times[0]
+		}
+	default:
+		if a, err = c.keyframe(k); err != nil {
+			return 0, err
+		}
+		if b, err = c.keyframe(k + 1); err != nil {
+			return 0, err
+		}
+		t0, t1 = c.times[k], c.times[k+1]
+	}
+	if err := c.collider.SetKeyframes(a, b, t0, t1); err != nil {
+		return 0, fmt.Errorf("%s: %v", c.key, err)
+	}
+	for i := range c.loaded { // keep the two in use
+		if i != k && i != k+1 {
+			delete(c.loaded, i)
+		}
+	}
+	c.current = k
+	return c.segmentEnd(k), nil
+}
+
+// segmentEnd returns the time the segment after keyframe k ends.
+func (c *colliderFrames) segmentEnd(k int) float64 {
+	if k+1 < len(c.times) {
+		return c.times[k+1]
+	}
+	return math.Inf(1)
+}
+
+// keyframe returns keyframe i, reading its file if needed.
+func (c *colliderFrames) keyframe(i int) (*simcore.Keyframe, error) {
+	if kf, ok := c.loaded[i]; ok {
+		return kf, nil
+	}
+	fr := c.frames[i]
+	kf, err := readKeyframe(fr.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: frame %d (%s): %v", c.key, fr.Number, fr.Path, err)
+	}
+	c.loaded[i] = kf
+	return kf, nil
+}
+
+// readKeyframe reads the grids "surface" (a float level set) and "velocity" (vec3,
+// optional) of a collider file.
+func readKeyframe(path string) (*simcore.Keyframe, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	file, err := vdb.Read(f)
+	if err != nil {
+		return nil, err
+	}
+	surface := file.Grid("surface")
+	if surface == nil || surface.Float == nil {
+		return nil, fmt.Errorf("no float grid named \"surface\" (write collider files with voxelize)")
+	}
+	kf := &simcore.Keyframe{Surface: surface.Float}
+	if v := file.Grid("velocity"); v != nil {
+		if v.Vec3 == nil {
+			return nil, fmt.Errorf("grid \"velocity\" is not a vector grid")
+		}
+		kf.Velocity = v.Vec3
+	}
+	return kf, nil
+}
+
+// advanceTo runs the simulation to time t, stopping at every keyframe of the
+// deforming colliders on the way to give them their next segment.
+func advanceTo(sim *simcore.Sim, sequences []*colliderFrames, t float64) (int, error) {
+	steps := 0
+	for sim.Time < t {
+		end := t
+		for _, c := range sequences {
+			e, err := c.prepare(sim.Time)
+			if err != nil {
+				return steps, err
+			}
+			end = min(end, e)
+		}
+		n, err := sim.Advance(end)
+		steps += n
+		if err != nil {
+			return steps, err
+		}
+	}
+	return steps, nil
+}

@@ -1,0 +1,46 @@
+// Package checkpoint reads and writes snowsim checkpoints: the complete state of a
+// simulation (simcore.State) at the end of a frame, from which a run continues with
+// results bit-identical to a run that never stopped.
+//
+// A file is a 60-byte header, all integers little-endian:
+//
+//	offset  size  field
+//	     0     8  magic "SNOWSTAT"
+//	     8     4  format version (1)
+//	    12     4  compression (1 = zstd; the only one)
+//	    16     8  frame number (int64, >= 0)
+//	    24    32  scene identity: whatever the writer uses to recognize its input
+//	              (snowsim: a SHA-256 of the scene text and the grid spacing)
+//	    56     4  CRC-32C (Castagnoli) of bytes 0-55
+//
+// then one zstd frame, with its content checksum, holding the state:
+//
+//	offset  size    field
+//	     0     8    time (float64, s)
+//	     8     8    steps taken (int64)
+//	    16     8    fastest particle of the last step (float64, m/s)
+//	    24     8    fastest elastic wave of the last step (float64, m/s)
+//	    32     4    flags: bit 0 set when particle volumes are known; others 0
+//	    36     4    particle count n (uint32, at most 2^31 - 1)
+//	    40          the particle fields, each as a column of n values in the solver's
+//	                particle order: ID int32, X 3 float64, V 3 float64, Mass float32,
+//	                Vol0 float32, FE 9 float32 (row-major), JP float32, Mat 5 float32
+//	                (Mu0, Lambda0, Xi, ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz,
+//	                xy, xz, yz): 144 bytes per particle
+//
+// and nothing after it. Columns rather than records, because a column's values are
+// alike (the materials and masses are often all equal) and compress far better.
+//
+// Floating-point values are stored bit for bit. The state carries no random state: the
+// solver draws random numbers only when seeding particles, which a checkpoint follows.
+//
+// Malformed input yields a *FormatError naming the byte offset in the file (header) or
+// in the decompressed state, and the field. The reader never sizes an allocation from
+// the particle count: columns grow as their bytes actually arrive, so a file that
+// claims two billion particles but holds three costs three.
+//
+// The package imports simcore for the State type: it is the one format that stores the
+// solver's own state, and keeping the encoding out of simcore keeps the solver free of
+// byte layouts, versions and compression (the layering of DESIGN.md: formats turn
+// bytes into types).
+package checkpoint

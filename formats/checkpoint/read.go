@@ -1,0 +1,157 @@
+package checkpoint
+
+import (
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+
+	"github.com/klauspost/compress/zstd"
+
+	"snowtools/simcore"
+)
+
+// ReadHeader reads and checks the header only: enough to tell whether a checkpoint
+// belongs to a scene, and at which frame, without decompressing the state.
+func ReadHeader(r io.Reader) (Header, error) {
+	var head [headerSize]byte
+	if n, err := io.ReadFull(r, head[:]); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return Header{}, &FormatError{Header: true, Offset: int64(n), Field: "header", Msg: "truncated", Err: err}
+	}
+	herr := func(off int64, field, format string, args ...any) error {
+		return &FormatError{Header: true, Offset: off, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if string(head[:8]) != magic {
+		return Header{}, herr(0, "magic", "not a snowsim checkpoint (the file starts with %q)", head[:8])
+	}
+	if v := le.Uint32(head[8:]); v != Version {
+		return Header{}, herr(8, "version", "format version %d; this program reads version %d", v, Version)
+	}
+	if c := le.Uint32(head[12:]); c != compression {
+		return Header{}, herr(12, "compression", "unknown compression %d (1 is zstd)", c)
+	}
+	if got, want := crc32.Checksum(head[:56], castagnoli), le.Uint32(head[56:]); got != want {
+		return Header{}, herr(56, "header checksum", "the header is damaged (CRC %08x, recorded %08x)", got, want)
+	}
+	var h Header
+	h.Frame = int64(le.Uint64(head[16:]))
+	if h.Frame < 0 {
+		return Header{}, herr(16, "frame", "frame %d: must be >= 0", h.Frame)
+	}
+	copy(h.Scene[:], head[24:56])
+	return h, nil
+}
+
+// Read reads a whole checkpoint.
+func Read(r io.Reader) (Header, simcore.State, error) {
+	h, err := ReadHeader(r)
+	if err != nil {
+		return Header{}, simcore.State{}, err
+	}
+	// One decoder goroutine and a bounded window: a hostile file cannot make the
+	// decoder allocate much more than the window.
+	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(2*windowSize),
+		zstd.WithDecoderLowmem(true))
+	if err != nil {
+		return Header{}, simcore.State{}, err
+	}
+	defer zr.Close()
+	d := &decoder{r: zr, buf: make([]byte, 64<<10)}
+	st, err := d.state()
+	if err != nil {
+		return Header{}, simcore.State{}, err
+	}
+	return h, st, nil
+}
+
+// decoder reads the decompressed state and knows where it is in it.
+type decoder struct {
+	r   io.Reader
+	off int64
+	buf []byte
+}
+
+// read reads n bytes (n <= len(buf)) of the field that starts at byte start (for a
+// column, the value of particle (off - start)/size is the one cut short).
+func (d *decoder) read(n int, field string, start int64, size int) ([]byte, error) {
+	b := d.buf[:n]
+	got, err := io.ReadFull(d.r, b)
+	d.off += int64(got)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		msg := "truncated"
+		if !errors.Is(err, io.ErrUnexpectedEOF) {
+			msg = "damaged compressed data"
+		}
+		if size > 0 {
+			field = fmt.Sprintf("%s of particle %d", field, (d.off-start)/int64(size))
+		}
+		return nil, &FormatError{Offset: d.off, Field: field, Msg: msg, Err: err}
+	}
+	return b, nil
+}
+
+func (d *decoder) state() (simcore.State, error) {
+	var st simcore.State
+	b, err := d.read(stateHead, "state header", 0, 0)
+	if err != nil {
+		return st, err
+	}
+	bad := func(off int64, field, format string, args ...any) error {
+		return &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	st.Time = math.Float64frombits(le.Uint64(b[0:]))
+	st.Steps = int64(le.Uint64(b[8:]))
+	st.MaxSpeed = math.Float64frombits(le.Uint64(b[16:]))
+	st.MaxWaveSpeed = math.Float64frombits(le.Uint64(b[24:]))
+	flags := le.Uint32(b[32:])
+	n := le.Uint32(b[36:])
+	switch {
+	case !(st.Time >= 0) || math.IsInf(st.Time, 1):
+		return st, bad(0, "time", "%g s: must be finite and >= 0", st.Time)
+	case st.Steps < 0:
+		return st, bad(8, "steps", "%d: must be >= 0", st.Steps)
+	case !(st.MaxSpeed >= 0) || math.IsInf(st.MaxSpeed, 1):
+		return st, bad(16, "fastest particle", "%g m/s: must be finite and >= 0", st.MaxSpeed)
+	case !(st.MaxWaveSpeed >= 0) || math.IsInf(st.MaxWaveSpeed, 1):
+		return st, bad(24, "fastest wave", "%g m/s: must be finite and >= 0", st.MaxWaveSpeed)
+	case flags&^1 != 0:
+		return st, bad(32, "flags", "unknown flags %#x", flags)
+	case n > MaxParticles:
+		return st, bad(36, "particle count", "%d: at most %d", n, MaxParticles)
+	}
+	st.VolumesKnown = flags&1 != 0
+
+	for _, c := range columns {
+		start := d.off
+		per := len(d.buf) / c.size // values per read
+		for done := 0; done < int(n); {
+			k := min(int(n)-done, per)
+			b, err := d.read(k*c.size, c.name, start, c.size)
+			if err != nil {
+				return st, err
+			}
+			c.grow(&st, k, int(n))
+			for j := 0; j < k; j++ {
+				c.get(b[j*c.size:], &st, done+j)
+			}
+			done += k
+		}
+	}
+	// The stream must end here; reading to its end also checks zstd's checksum of
+	// everything above.
+	var one [1]byte
+	switch got, err := io.ReadFull(d.r, one[:]); {
+	case got > 0:
+		return st, bad(d.off, "end", "data after the last particle")
+	case !errors.Is(err, io.EOF):
+		return st, &FormatError{Offset: -1, Field: "compressed state", Msg: "damaged", Err: err}
+	}
+	return st, nil
+}

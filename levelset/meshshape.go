@@ -1,0 +1,195 @@
+package levelset
+
+import (
+	"fmt"
+	"math"
+	"sync"
+)
+
+// MeshShape is the solid bounded by a triangle mesh, as a Shape: a snow source or
+// collider given by a mesh from a DCC. For a query point p with closest point cp on
+// the mesh (BVH.Nearest) and d = |p - cp|,
+//
+//	phi(p) = -d if p is inside, +d otherwise,
+//	grad phi(p) = s (p - cp)/d with s = +1 outside and -1 inside (unit, pointing out),
+//
+// and on the surface itself (d below a rounding floor) the normal is the unit
+// pseudonormal of the feature that holds cp. Inside is decided by the pseudonormal
+// test of Baerentzen and Aanaes when the mesh is closed and consistently oriented
+// (Topology.Closed), which makes phi the exact signed distance; otherwise by the
+// generalized winding number, w(p) >= 1/2, which tolerates holes and soups but makes
+// phi jump (from -d to +d) across the w = 1/2 surface that spans a hole. A mesh of
+// negative signed volume (wound clockwise seen from outside) is turned around, so
+// that its inside is still the inside.
+//
+// A MeshShape keeps its own copy of the mesh, is immutable once built and is safe for
+// concurrent use.
+type MeshShape struct {
+	mesh   Mesh // private copy: positions and triangles only
+	bvh    *BVH
+	pn     *Pseudonormals // the sign test when closed; surface normals always
+	topo   *Topology
+	closed bool
+	flip   bool // the triangles wind clockwise seen from outside (negative volume)
+	lo, hi Vec3
+	floor  float64 // distances below this count as "on the surface"
+}
+
+// NewMeshShape validates m (Mesh.Validate, and some triangle with area) and
+// precomputes its BVH, topology and, for a closed mesh, its pseudonormals; for an
+// open mesh it builds the winding-number expansion now rather than on the first query.
+func NewMeshShape(m *Mesh) (*MeshShape, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	s := &MeshShape{mesh: Mesh{
+		Positions: append([]Vec3(nil), m.Positions...),
+		Triangles: append([][3]int32(nil), m.Triangles...),
+	}}
+	s.lo, s.hi = s.mesh.Bounds()
+	centre := s.lo.Add(s.hi).Scale(0.5)
+	area, volume := 0.0, 0.0
+	for _, t := range s.mesh.Triangles {
+		a, b, c := s.mesh.Positions[t[0]].Sub(centre), s.mesh.Positions[t[1]].Sub(centre), s.mesh.Positions[t[2]].Sub(centre)
+		n := b.Sub(a).Cross(c.Sub(a))
+		area += n.Norm() / 2
+		volume += a.Dot(n) / 6 // the divergence theorem: the signed volume of the cone from centre
+	}
+	if !(area > 0) {
+		return nil, fmt.Errorf("mesh of %d triangles has no area: it bounds no solid", len(s.mesh.Triangles))
+	}
+	s.flip = volume < 0
+	s.bvh = NewBVH(&s.mesh)
+	s.topo = NewTopology(s.mesh.Triangles)
+	s.pn = NewPseudonormals(&s.mesh, s.topo)
+	s.closed = s.topo.Closed
+	if !s.closed {
+		s.bvh.WindingNumber(s.lo) // builds the expansion now, not in the first query
+	}
+	s.floor = 0x1p-40 * max(s.bvh.scale, 1e-300)
+	return s, nil
+}
+
+// Closed reports whether the mesh is closed and consistently oriented, so that phi
+// is the exact signed distance (see MeshShape).
+func (s *MeshShape) Closed() bool { return s.closed }
+
+// Topology returns the mesh's edge topology (boundary and non-manifold edge counts
+// explain why a mesh is not Closed).
+func (s *MeshShape) Topology() *Topology { return s.topo }
+
+// Bounds returns the bounding box of the mesh's vertices: where phi < 0 can be.
+func (s *MeshShape) Bounds() Bounds { return Bounds{Min: s.lo, Max: s.hi} }
+
+// Lipschitz returns L such that |phi(p) - phi(q)| <= L |p - q|: 1 for a closed mesh,
+// whose phi is a signed distance, and +Inf for an open one, whose phi jumps across
+// holes. A seeder uses it to decide whole cells from the distance at their centre.
+func (s *MeshShape) Lipschitz() float64 {
+	if s.Closed() {
+		return 1
+	}
+	return math.Inf(1)
+}
+
+// Distance implements Shape (see MeshShape for the formulas).
+func (s *MeshShape) Distance(p Vec3) (float64, Vec3) {
+	t, cp, ok := s.bvh.Nearest(p, math.Inf(1))
+	if !ok { // only for a non-finite p
+		return math.NaN(), Vec3{0, 1, 0}
+	}
+	d := math.Sqrt(cp.Dist2)
+	var inside bool
+	if s.closed {
+		inside = s.pn.Inside(p, t, cp) != s.flip
+	} else {
+		w := s.bvh.WindingNumber(p)
+		if s.flip {
+			w = -w
+		}
+		inside = w >= 0.5
+	}
+	if d <= s.floor {
+		n := s.surfaceNormal(t, cp.Feature)
+		if s.flip {
+			n = n.Scale(-1)
+		}
+		if inside {
+			return -d, n
+		}
+		return d, n
+	}
+	n := p.Sub(cp.Point).Scale(1 / d)
+	if inside {
+		return -d, n.Scale(-1)
+	}
+	return d, n
+}
+
+// surfaceNormal returns the unit pseudonormal of feature f of triangle t (on a
+// boundary edge of an open mesh, the face normal), or (0, 1, 0) when it vanishes.
+func (s *MeshShape) surfaceNormal(t int32, f Feature) Vec3 {
+	if n := s.pn.At(t, f).Unit(); n != (Vec3{}) {
+		return n
+	}
+	return Vec3{0, 1, 0}
+}
+
+// GridShape is the solid of a level-set FloatGrid (negative inside, as a VDB level
+// set from the voxelizer or a DCC), as a Shape: phi is the trilinear interpolant f of
+// the voxel values (FloatSampler) and the normal is grad f / |grad f|. Within the
+// narrow band phi approximates the signed distance; beyond it phi is the background
+// (or an inside tile's value), whose magnitude the band half-width bounds, so |phi|
+// there is a lower bound of the distance. Where grad f = 0 (far outside every leaf)
+// the normal is (0, 1, 0).
+//
+// A FloatSampler caches a leaf and is for one goroutine; GridShape keeps a pool of
+// them so that it is safe for concurrent use. The grid must not change while the
+// shape is in use.
+type GridShape struct {
+	grid     *FloatGrid
+	samplers sync.Pool
+}
+
+// NewGridShape checks that g can be a level set: a valid transform, a finite positive
+// background (outside) and at least one leaf or tile.
+func NewGridShape(g *FloatGrid) (*GridShape, error) {
+	if err := g.Transform.Validate(); err != nil {
+		return nil, err
+	}
+	bg := float64(g.Background)
+	if !(bg > 0) || math.IsInf(bg, 0) {
+		return nil, fmt.Errorf("level set background %g: must be finite and positive (outside)", bg)
+	}
+	if g.LeafCount() == 0 && len(g.Tiles()) == 0 {
+		return nil, fmt.Errorf("level set grid is empty: no leaves or tiles")
+	}
+	s := &GridShape{grid: g}
+	s.samplers.New = func() any { return NewFloatSampler(g) }
+	return s, nil
+}
+
+// Grid returns the level set.
+func (s *GridShape) Grid() *FloatGrid { return s.grid }
+
+// Lipschitz returns a bound L on |phi(p) - phi(q)| / |p - q|. The trilinear
+// interpolant of samples of a signed distance has |df/dx_a| <= 1 on every axis (each
+// derivative is a weighted mean of neighbour differences divided by h), hence
+// |grad f| <= sqrt(3); a little more is allowed for float32 rounding.
+func (s *GridShape) Lipschitz() float64 { return math.Sqrt(3) * (1 + 1e-6) }
+
+// Slack returns s such that |phi(p) - phi(q)| <= |p - q| + s: the trilinear
+// interpolant of a band-clamped distance is within sqrt(3)/2 h of that 1-Lipschitz
+// function (the corner weights w_d give sum w_d |d - p| <= sqrt(3)/2 h), so s =
+// sqrt(3) h. Colliders use it to keep their pruning of far bodies right.
+func (s *GridShape) Slack() float64 { return math.Sqrt(3) * s.grid.Transform.VoxelSize }
+
+// Distance implements Shape: phi = f(p), normal = grad f / |grad f|.
+func (s *GridShape) Distance(p Vec3) (float64, Vec3) {
+	smp := s.samplers.Get().(*FloatSampler)
+	f, g := smp.SampleAndGradient(p)
+	s.samplers.Put(smp)
+	if n := g.Unit(); n != (Vec3{}) {
+		return f, n
+	}
+	return f, Vec3{0, 1, 0}
+}

@@ -1,0 +1,151 @@
+package simcore
+
+import (
+	"bytes"
+	"encoding/binary"
+	"reflect"
+	"strings"
+	"testing"
+
+	"snowtools/levelset"
+)
+
+// stateScene is a snowball thrown at the floor and a wall, with a static sphere in the
+// way: it packs, so plasticity and the stress matter, and it runs long enough for the
+// solver to reorder the particles.
+func stateScene(t *testing.T, threads int) *Sim {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.H = 0.04
+	cfg.Threads = threads
+	cfg.Colliders = []Collider{&MovingShape{Shape: levelset.Sphere{Center: Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: Surface{Mode: Sticky}}}
+	p := &Particles{}
+	ball := levelset.Sphere{Center: Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
+	src := Source{Shape: ball, Bounds: levelset.Bounds{Min: Vec3{0.28, 0.18, 0.38}, Max: Vec3{0.52, 0.42, 0.62}},
+		Material: DefaultMaterial, PerCell: 6, Seed: 5, Velocity: Vec3{3, -2, 0.5}, Spin: Vec3{0, 0, -5}, Center: ball.Center}
+	if _, err := Fill(p, src, cfg.H); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSim(cfg, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// stateBytes is every field of st in binary, so that comparing two is bit-exact (== on
+// floats would take -0 for 0), one entry per field for the error message.
+func stateBytes(t *testing.T, st State) map[string][]byte {
+	t.Helper()
+	p := &st.Particles
+	// A new field in Particles must be added to Snapshot and Restore (if unexported),
+	// to formats/checkpoint and to this list.
+	if n := reflect.TypeOf(Particles{}).NumField(); n != 9 {
+		t.Fatalf("Particles has %d fields; the state test, Snapshot and formats/checkpoint know of 9", n)
+	}
+	fields := map[string]any{
+		"ID": p.ID, "X": p.X, "V": p.V, "Mass": p.Mass, "Vol0": p.Vol0, "FE": p.FE, "JP": p.JP, "Mat": p.Mat,
+		"stress": st.Stress, "Time": st.Time, "Steps": st.Steps, "MaxSpeed": st.MaxSpeed,
+		"MaxWaveSpeed": st.MaxWaveSpeed, "VolumesKnown": st.VolumesKnown,
+	}
+	out := map[string][]byte{}
+	for name, v := range fields {
+		var buf bytes.Buffer
+		if err := binary.Write(&buf, binary.LittleEndian, v); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = buf.Bytes()
+	}
+	return out
+}
+
+func sameState(t *testing.T, what string, a, b State) {
+	t.Helper()
+	ab, bb := stateBytes(t, a), stateBytes(t, b)
+	for name := range ab {
+		if !bytes.Equal(ab[name], bb[name]) {
+			t.Errorf("%s: %s differs", what, name)
+		}
+	}
+}
+
+// cloneState deep-copies st: a Snapshot shares the Sim's memory.
+func cloneState(st State) State {
+	p := st.Particles
+	c := st
+	c.Particles = Particles{
+		ID: append([]int32(nil), p.ID...), X: append([]Vec3(nil), p.X...), V: append([]Vec3(nil), p.V...),
+		Mass: append([]float32(nil), p.Mass...), Vol0: append([]float32(nil), p.Vol0...),
+		FE: append([]Mat3f(nil), p.FE...), JP: append([]float32(nil), p.JP...),
+		Mat: append([]ParticleMaterial(nil), p.Mat...),
+	}
+	c.Stress = append([]Sym3f(nil), st.Stress...)
+	return c
+}
+
+// A restored simulation has every field of the original bit for bit, and stepping both
+// (with different thread counts) keeps them bit-identical: snapshots taken before the
+// first step, at a frame, and between reorderings.
+func TestSnapshotRestore(t *testing.T) {
+	for _, at := range []float64{0, 0.03, 0.05} {
+		orig := stateScene(t, 2)
+		if at > 0 {
+			orig.Prepare()
+			if _, err := orig.Advance(at); err != nil {
+				t.Fatal(err)
+			}
+			if orig.Steps%reorderInterval == 0 {
+				t.Fatalf("t = %g: step %d: want a snapshot between reorderings", at, orig.Steps)
+			}
+		}
+		snap := cloneState(orig.Snapshot())
+		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Stress[0] == (Sym3f{})) {
+			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Stress[0])
+		}
+		restored, err := Restore(orig.Config, cloneState(snap))
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored.Threads, restored.threads = 3, 3
+		restored.work = make([]workerScratch, 3)
+		sameState(t, "restored", snap, restored.Snapshot())
+		if restored.StableDt() != orig.StableDt() {
+			t.Errorf("t = %g: next time step %g, want %g", at, restored.StableDt(), orig.StableDt())
+		}
+
+		end := at + 0.03
+		if _, err := orig.Advance(end); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := restored.Advance(end); err != nil {
+			t.Fatal(err)
+		}
+		if orig.Steps < 2*reorderInterval {
+			t.Fatalf("only %d steps: the particles were not reordered after the snapshot", orig.Steps)
+		}
+		sameState(t, "after stepping", orig.Snapshot(), restored.Snapshot())
+	}
+}
+
+// Restore refuses states that cannot be right, and says what is wrong.
+func TestRestoreRejects(t *testing.T) {
+	s := stateScene(t, 1)
+	s.Prepare()
+	good := cloneState(s.Snapshot())
+	cases := map[string]func(st *State){
+		"different lengths": func(st *State) { st.Stress = st.Stress[1:] },
+		"step count":        func(st *State) { st.Steps = -1 },
+		"time":              func(st *State) { st.Time = -1 },
+		"speeds":            func(st *State) { st.MaxWaveSpeed = -1 },
+		"outside the domain": func(st *State) {
+			st.Particles.X[3] = Vec3{-1, 0, 0}
+		},
+	}
+	for want, spoil := range cases {
+		st := cloneState(good)
+		spoil(&st)
+		if _, err := Restore(s.Config, st); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v", want, err)
+		}
+	}
+}
