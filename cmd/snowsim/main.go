@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 
 	// The scene text is kept: checkpoints record a hash of it.
-	name, text := "built-in demo", demoScene
+	name, text := builtinSceneName, demoScene
 	if fs.NArg() == 1 {
 		var err error
 		name = fs.Arg(0)
@@ -173,7 +173,7 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 	start := time.Now()
 	var totalSteps int
 	for f := first; f <= sc.Frames; f++ {
-		steps, err := sim.Advance(float64(f) / sc.FPS)
+		steps, err := advanceTo(sim, sc.Sequences, float64(f)/sc.FPS)
 		totalSteps += steps
 		if err != nil {
 			progress.Done()

@@ -47,8 +47,10 @@ type sceneFile struct {
 	Collider  []colliderKeys          `toml:"collider"`
 }
 
-// materialKeys are Table 2's names; absent keys keep Table 2's values.
+// materialKeys are Table 2's names; absent keys keep the preset's values (Table 2's
+// unless preset names another).
 type materialKeys struct {
+	Preset *string  `toml:"preset"`
 	ThetaC *float64 `toml:"theta_c"`
 	ThetaS *float64 `toml:"theta_s"`
 	Xi     *float64 `toml:"xi"`
@@ -65,15 +67,28 @@ type shapeKeys struct {
 	Max    *[3]float64 `toml:"max"`
 	Point  *[3]float64 `toml:"point"`
 	Normal *[3]float64 `toml:"normal"`
+	A      *[3]float64 `toml:"a"` // cylinder axis ends
+	B      *[3]float64 `toml:"b"`
+	Path   *string     `toml:"path"`  // mesh or VDB file, relative to the scene's folder
+	Grid   *string     `toml:"grid"`  // VDB level set grid name (default "surface", else the first level set)
+	Voxel  *float64    `toml:"voxel"` // a mesh collider is voxelized at this size (default h/2)
 }
 
 type snowKeys struct {
 	shapeKeys
 	Material         *string     `toml:"material"`
 	ParticlesPerCell *int        `toml:"particles_per_cell"`
+	Pattern          *string     `toml:"pattern"`
 	Seed             *int64      `toml:"seed"`
 	Velocity         *[3]float64 `toml:"velocity"`
 	Spin             *[3]float64 `toml:"spin"`
+	NoiseScale       *float64    `toml:"noise_scale"`
+	NoiseSeed        *int64      `toml:"noise_seed"`
+	StiffnessNoise   *float64    `toml:"stiffness_noise"`
+	StretchNoise     *float64    `toml:"stretch_noise"`
+	ShellThickness   *float64    `toml:"shell_thickness"`
+	ShellStiffness   *float64    `toml:"shell_stiffness"`
+	ShellDensity     *float64    `toml:"shell_density"`
 }
 
 type colliderKeys struct {
@@ -81,6 +96,19 @@ type colliderKeys struct {
 	Velocity *[3]float64 `toml:"velocity"`
 	Friction *float64    `toml:"friction"`
 	Mode     *string     `toml:"mode"`
+	FPS      *float64    `toml:"fps"`   // a VDB sequence's frame rate (default: the files' own)
+	Start    *float64    `toml:"start"` // the scene time of a VDB sequence's first file
+	Keys     []keyKeys   `toml:"key"`   // a rigid motion
+}
+
+// keyKeys place a rigid collider at a time: a translation and a rotation, given as a
+// quaternion (x, y, z, w, as glTF writes it) or as an axis and an angle in degrees.
+type keyKeys struct {
+	Time        *float64    `toml:"time"`
+	Translation *[3]float64 `toml:"translation"`
+	Rotation    *[4]float64 `toml:"rotation"`
+	Axis        *[3]float64 `toml:"axis"`
+	Angle       *float64    `toml:"angle"`
 }
 
 // Scene is a parsed, validated scene, ready to simulate.
@@ -92,6 +120,9 @@ type Scene struct {
 	Pattern   string // file name with #### or %04d for the frame number
 	Sources   []simcore.Source
 	Materials map[string]simcore.Material
+	// Sequences are the deforming colliders read from voxelize's files; they are in
+	// Config.Colliders too, and the frame loop hands them their keyframes.
+	Sequences []*colliderFrames
 }
 
 // sceneError names the scene and the key at fault.
@@ -185,9 +216,17 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		return nil, sceneError(name, "output.pattern", "%v", err)
 	}
 
-	sc.Materials = map[string]simcore.Material{"default": simcore.DefaultMaterial}
+	sc.Materials = map[string]simcore.Material{}
+	for _, pname := range simcore.PresetNames() {
+		sc.Materials[pname], _ = simcore.Preset(pname)
+	}
 	for mname, mk := range f.Materials {
 		m := simcore.DefaultMaterial
+		if mk.Preset != nil {
+			if m, err = simcore.Preset(*mk.Preset); err != nil {
+				return nil, sceneError(name, "materials."+mname+".preset", "%v", err)
+			}
+		}
 		setFloat(&m.CriticalCompression, mk.ThetaC)
 		setFloat(&m.CriticalStretch, mk.ThetaS)
 		setFloat(&m.Hardening, mk.Xi)
@@ -200,14 +239,21 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		sc.Materials[mname] = m
 	}
 
+	dir := sceneDir(name)
 	for i, sk := range f.Snow {
 		key := fmt.Sprintf("snow[%d]", i+1)
-		shape, bounds, err := sk.shapeKeys.build(key)
+		var shape levelset.Shape
+		var bounds levelset.Bounds
+		switch sk.Shape {
+		case "mesh", "vdb":
+			shape, bounds, err = sk.shapeKeys.snowFromFile(key, dir)
+		case "plane":
+			err = fmt.Errorf("%s.shape: %q: a snow volume is a \"sphere\", \"box\", \"cylinder\", \"mesh\" or \"vdb\"", key, sk.Shape)
+		default:
+			shape, bounds, err = sk.shapeKeys.build(key)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if sk.Shape == "plane" {
-			return nil, sceneError(name, key+".shape", "%q: snow volumes are \"sphere\" or \"box\"", sk.Shape)
 		}
 		for a := 0; a < 3; a++ {
 			if bounds.Min[a] < cfg.Domain.Min[a] || bounds.Max[a] > cfg.Domain.Max[a] {
@@ -220,10 +266,18 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		if sk.Material != nil {
 			m, ok := sc.Materials[*sk.Material]
 			if !ok {
-				return nil, sceneError(name, key+".material", "%q is not defined (define [materials.%s] or use \"default\")", *sk.Material, *sk.Material)
+				return nil, sceneError(name, key+".material", "%q is not defined (define [materials.%s] or use a preset: %s)",
+					*sk.Material, *sk.Material, strings.Join(simcore.PresetNames(), ", "))
 			}
 			src.Material = m
 		}
+		if sk.Pattern != nil {
+			src.Pattern = simcore.Pattern(*sk.Pattern)
+			if err := src.Pattern.Validate(); err != nil {
+				return nil, sceneError(name, key+".pattern", "%v", err)
+			}
+		}
+
 		if sk.ParticlesPerCell != nil {
 			src.PerCell = *sk.ParticlesPerCell
 		}
@@ -234,6 +288,9 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 			src.Seed = uint64(*sk.Seed)
 		} else {
 			src.Seed = uint64(i + 1)
+		}
+		if src.Variation, err = sk.variation(src.Seed); err != nil {
+			return nil, sceneError(name, key, "%v", err)
 		}
 		if sk.Velocity != nil {
 			src.Velocity = *sk.Velocity
@@ -252,27 +309,12 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 
 	for i, ck := range f.Collider {
 		key := fmt.Sprintf("collider[%d]", i+1)
-		shape, _, err := ck.shapeKeys.build(key)
+		col, frames, err := ck.collider(key, dir, cfg.H)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		col := &simcore.MovingShape{Shape: shape, Contact: simcore.Surface{Mode: simcore.Separate, Friction: 0.2}}
-		if ck.Velocity != nil {
-			col.Velocity = *ck.Velocity
-			if !col.Velocity.IsFinite() {
-				return nil, sceneError(name, key+".velocity", "%v: must be finite", col.Velocity)
-			}
-		}
-		if ck.Friction != nil {
-			if !(*ck.Friction >= 0) || math.IsInf(*ck.Friction, 0) {
-				return nil, sceneError(name, key+".friction", "%g: must be >= 0", *ck.Friction)
-			}
-			col.Contact.Friction = *ck.Friction
-		}
-		if ck.Mode != nil {
-			if col.Contact.Mode, err = parseMode(*ck.Mode); err != nil {
-				return nil, sceneError(name, key+".mode", "%v", err)
-			}
+		if frames != nil {
+			sc.Sequences = append(sc.Sequences, frames)
 		}
 		cfg.Colliders = append(cfg.Colliders, col)
 	}
@@ -335,11 +377,30 @@ func (k *shapeKeys) build(key string) (levelset.Shape, levelset.Bounds, error) {
 		inf := math.Inf(1)
 		return levelset.HalfSpace{Point: *k.Point, Normal: n.Unit()},
 			levelset.Bounds{Min: levelset.Vec3{-inf, -inf, -inf}, Max: levelset.Vec3{inf, inf, inf}}, nil
+	case "cylinder":
+		if err := errors.Join(need("a", k.A != nil), need("b", k.B != nil), need("radius", k.Radius != nil)); err != nil {
+			return nil, levelset.Bounds{}, err
+		}
+		if err := errors.Join(finite("a", *k.A), finite("b", *k.B)); err != nil {
+			return nil, levelset.Bounds{}, err
+		}
+		a, b, r := levelset.Vec3(*k.A), levelset.Vec3(*k.B), *k.Radius
+		if !(r > 0) || math.IsInf(r, 0) {
+			return nil, levelset.Bounds{}, fmt.Errorf("%s.radius: %g must be > 0", key, r)
+		}
+		if a == b {
+			return nil, levelset.Bounds{}, fmt.Errorf("%s.b: the axis ends a and b must differ", key)
+		}
+		rr := levelset.Vec3{r, r, r}
+		return levelset.Cylinder{A: a, B: b, Radius: r}, levelset.Bounds{Min: a.Min(b).Sub(rr), Max: a.Max(b).Add(rr)}, nil
 	case "":
-		return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: required (\"plane\", \"box\" or \"sphere\")", key)
+		return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: required (%s)", key, shapeNames)
 	}
-	return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: %q is not \"plane\", \"box\" or \"sphere\"", key, k.Shape)
+	return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: %q is not one of %s", key, k.Shape, shapeNames)
 }
+
+// shapeNames lists the shapes a scene knows.
+const shapeNames = `"plane", "box", "sphere", "cylinder", "mesh" or "vdb"`
 
 func parseMode(s string) (simcore.ContactMode, error) {
 	for _, m := range []simcore.ContactMode{simcore.Separate, simcore.Slip, simcore.Sticky} {

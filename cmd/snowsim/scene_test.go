@@ -95,7 +95,7 @@ radius = 0.2
 		{base + "[materials.wet]\nE0 = -3\n", "materials.wet: E0"},
 		{base + "[materials.wet]\ntheta_c = 1.5\n", "materials.wet: theta_c"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.6", 1), "snow[1]: the sphere"},
-		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nmaterial = \"icy\"", 1), "snow[1].material"},
+		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nmaterial = \"granite\"", 1), "snow[1].material"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nparticles_per_cell = 0", 1), "snow[1].particles_per_cell"},
 		{strings.Replace(base, "shape = \"sphere\"", "shape = \"cone\"", 1), "snow[1].shape"},
 		{strings.Replace(base, "radius = 0.2", "", 1), "snow[1].radius: required"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"snowtools/cmd/internal/meshfile"
 	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
 )
@@ -100,7 +101,7 @@ func TestVoxelizeReadByOpenVDB(t *testing.T) {
 
 func readOBJForTest(t *testing.T, path string) *levelset.Mesh {
 	t.Helper()
-	m, err := readMeshFile(path)
+	m, err := meshfile.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}

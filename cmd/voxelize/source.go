@@ -3,15 +3,13 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/gltf"
-	"snowtools/formats/obj"
-	"snowtools/formats/stl"
 	"snowtools/levelset"
 )
 
@@ -126,32 +124,11 @@ func (s *fileSequence) Name() string { return s.pattern }
 func (s *fileSequence) Origin(frame int) string { return s.path(frame) }
 
 func (s *fileSequence) Mesh(frame int) (*levelset.Mesh, error) {
-	return readMeshFile(s.path(frame))
+	return meshfile.Read(s.path(frame))
 }
 
 // path returns the file of a frame that Frames listed.
 func (s *fileSequence) path(frame int) string {
 	i, _ := slices.BinarySearchFunc(s.frames, frame, func(f seq.Frame, n int) int { return f.Number - n })
 	return s.frames[i].Path
-}
-
-// readMeshFile reads one static mesh.
-func readMeshFile(path string) (*levelset.Mesh, error) {
-	ext := strings.ToLower(filepath.Ext(path))
-	if ext == ".gltf" || ext == ".glb" {
-		scene, err := gltf.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		return scene.Mesh(-1, 0)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if ext == ".stl" {
-		return stl.Read(f)
-	}
-	return obj.Read(f)
 }
