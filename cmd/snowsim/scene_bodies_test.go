@@ -1,0 +1,265 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/formats/vdb"
+	"snowtools/levelset"
+	"snowtools/simcore"
+)
+
+// writeBoxOBJ writes the box [lo, hi] as an OBJ of six quads, counter-clockwise from
+// outside.
+func writeBoxOBJ(t *testing.T, path string, lo, hi levelset.Vec3) {
+	t.Helper()
+	var b strings.Builder
+	for i := range 8 {
+		c := lo
+		for a := range 3 {
+			if i>>a&1 == 1 {
+				c[a] = hi[a]
+			}
+		}
+		fmt.Fprintf(&b, "v %g %g %g\n", c[0], c[1], c[2])
+	}
+	// Vertex n has x from bit 0, y from bit 1, z from bit 2 (1-based in the file).
+	b.WriteString("f 1 5 7 3\nf 2 4 8 6\nf 1 2 6 5\nf 3 7 8 4\nf 1 3 4 2\nf 5 6 8 7\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writePlateSequence writes, as voxelize would, the collider files of a plate (a box
+// of the given size) whose centre starts at c0 and moves at v, at fps, frames 1..n.
+func writePlateSequence(t *testing.T, dir string, c0, size, v levelset.Vec3, fps float64, n int, h float64) {
+	t.Helper()
+	half := size.Scale(0.5)
+	for f := 1; f <= n; f++ {
+		c := c0.Add(v.Scale(float64(f-1) / fps))
+		obj := filepath.Join(dir, "plate.obj")
+		writeBoxOBJ(t, obj, c.Sub(half), c.Add(half))
+		m, err := meshfile.Read(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Velocities = make([]levelset.Vec3, len(m.Positions))
+		for i := range m.Velocities {
+			m.Velocities[i] = v
+		}
+		col, err := levelset.Voxelize(m, levelset.VoxelizeOptions{VoxelSize: h, HalfWidth: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := &vdb.File{
+			Meta: vdb.Metadata{"frame": int32(f), "fps": fps, "time": float64(f-1) / fps},
+			Grids: []*vdb.Grid{
+				{Name: "surface", Class: vdb.LevelSet, Float: col.Surface},
+				{Name: "velocity", VectorType: "contravariant relative", Vec3: col.Velocity},
+			},
+		}
+		path := filepath.Join(dir, fmt.Sprintf("plate.%04d.vdb", f))
+		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Every new kind of body parses into the solver's types, with its keys.
+func TestSceneBodies(t *testing.T) {
+	dir := t.TempDir()
+	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), levelset.Vec3{0.2, 0.1, 0.2}, levelset.Vec3{0.4, 0.3, 0.4})
+	writePlateSequence(t, dir, levelset.Vec3{0.1, 0.2, 0.3}, levelset.Vec3{0.04, 0.3, 0.4}, levelset.Vec3{0.5, 0, 0}, 10, 3, 0.02)
+	scene := `
+[domain]
+min = [0, 0, 0]
+max = [0.8, 0.6, 0.6]
+h = 0.02
+
+[materials.hard]
+preset = "icy"
+rho0 = 500
+
+[[snow]]
+shape = "mesh"
+path = "block.obj"
+material = "hard"
+pattern = "jittered"
+noise_scale = 0.05
+stiffness_noise = 0.3
+stretch_noise = 0.2
+shell_thickness = 0.02
+shell_stiffness = 3
+shell_density = 1.5
+
+[[snow]]
+shape = "cylinder"
+a = [0.6, 0.1, 0.3]
+b = [0.6, 0.3, 0.3]
+radius = 0.05
+material = "powder"
+pattern = "poisson"
+
+[[collider]]
+shape = "vdb"
+path = "plate.####.vdb"
+mode = "sticky"
+
+[[collider]]
+shape = "mesh"
+path = "block.obj"
+[[collider.key]]
+time = 0
+translation = [0, 0, 0]
+axis = [0, 1, 0]
+angle = 0
+[[collider.key]]
+time = 1
+translation = [0.1, 0, 0]
+axis = [0, 1, 0]
+angle = 90
+
+[[collider]]
+shape = "cylinder"
+a = [0, 0, 0]
+b = [0, 0.2, 0]
+radius = 0.1
+[[collider.key]]
+time = 0
+rotation = [0, 0, 0, 1]
+`
+	path := filepath.Join(dir, "scene.toml")
+	os.WriteFile(path, []byte(scene), 0o644)
+	sc, err := parseScene(path, strings.NewReader(scene), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Sources) != 2 || len(sc.Config.Colliders) != 3 || len(sc.Sequences) != 1 {
+		t.Fatalf("%d sources, %d colliders, %d sequences", len(sc.Sources), len(sc.Config.Colliders), len(sc.Sequences))
+	}
+	icy, _ := simcore.Preset("icy")
+	src := sc.Sources[0]
+	if src.Material.YoungsModulus != icy.YoungsModulus || src.Material.Density != 500 || src.Pattern != simcore.PatternJittered ||
+		src.Variation.NoiseScale != 0.05 || src.Variation.ShellStiffness != 3 || src.Variation.NoiseSeed != src.Seed {
+		t.Errorf("snow[1]: %+v", src)
+	}
+	if _, ok := src.Shape.(*levelset.MeshShape); !ok {
+		t.Errorf("snow[1] shape %T", src.Shape)
+	}
+	if powder, _ := simcore.Preset("powder"); sc.Sources[1].Material != powder {
+		t.Errorf("snow[2] material %+v", sc.Sources[1].Material)
+	}
+	if c, ok := sc.Config.Colliders[0].(*simcore.DeformingLevelSet); !ok || c.Contact.Mode != simcore.Sticky {
+		t.Errorf("collider[1]: %T", sc.Config.Colliders[0])
+	}
+	for i := 1; i < 3; i++ {
+		if _, ok := sc.Config.Colliders[i].(*simcore.RigidBody); !ok {
+			t.Errorf("collider[%d]: %T", i+1, sc.Config.Colliders[i])
+		}
+	}
+	// The sequence's keyframes at 10 fps (from the files' metadata): at t = 0.15 the
+	// plate's centre is at x = 0.1 + 0.5 * 0.15 = 0.175, 0.02 m from its faces (the
+	// trilinear level set of a plate two voxels thick reads -0.015 m there).
+	seqs := sc.Sequences[0]
+	if end, err := seqs.prepare(0.15); err != nil || math.Abs(end-0.2) > 1e-12 {
+		t.Fatalf("prepare: end %g, %v", end, err)
+	}
+	phi, _, vco := seqs.collider.Sample(levelset.Vec3{0.175, 0.2, 0.3}, 0.15)
+	if phi > -0.014 || math.Abs(vco[0]-0.5) > 1e-6 {
+		t.Errorf("plate centre at t = 0.15: phi %g, v %v", phi, vco)
+	}
+	// After the last file the plate rests where it ended.
+	if end, err := seqs.prepare(0.5); err != nil || !math.IsInf(end, 1) {
+		t.Fatalf("prepare after the end: %g, %v", end, err)
+	}
+	if phi, _, vco := seqs.collider.Sample(levelset.Vec3{0.2, 0.2, 0.3}, 0.5); phi > 0 || vco != (levelset.Vec3{}) {
+		t.Errorf("after the last file: phi %g, v %v", phi, vco)
+	}
+}
+
+func TestSceneBodyErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), levelset.Vec3{0.2, 0.1, 0.2}, levelset.Vec3{0.4, 0.3, 0.4})
+	base := "[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n[[snow]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.2\n"
+	for _, tc := range []struct{ extra, want string }{
+		{"[[collider]]\nshape = \"mesh\"\n", "collider[1].path: required"},
+		{"[[collider]]\nshape = \"mesh\"\npath = \"nope.obj\"\n", "nope.obj"},
+		{"[[collider]]\nshape = \"vdb\"\npath = \"none.####.vdb\"\n", "collider[1].path"},
+		{"[[collider]]\nshape = \"cylinder\"\na = [0, 0, 0]\nb = [0, 0, 0]\nradius = 1\n", "collider[1].b"},
+		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\nvelocity = [1, 0, 0]\n[[collider.key]]\ntime = 0\ntranslation = [0, 0, 0]\n", "not both"},
+		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 0\naxis = [0, 1, 0]\n", "collider[1].key[1].angle"},
+		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 1\ntranslation = [0, 0, 0]\n[[collider.key]]\ntime = 0.5\ntranslation = [0, 0, 0]\n", "collider[1]"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\npattern = \"hexagonal\"\n", "snow[2].pattern"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nstiffness_noise = 2\n", "snow[2]"},
+		{"[materials.x]\npreset = \"granite\"\n", "materials.x.preset"},
+	} {
+		text := base + tc.extra
+		_, err := parseScene(filepath.Join(dir, "s.toml"), strings.NewReader(text), 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one mentioning %q", tc.extra, err, tc.want)
+		}
+	}
+}
+
+// Through the command: a plate from a voxelize sequence moving at 0.6 m/s pushes a
+// block of snow, whose particles next to it end up moving with it.
+func TestDeformingColliderPushesSnow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a physics run")
+	}
+	dir := t.TempDir()
+	const h, speed = 0.04, 0.6
+	writePlateSequence(t, dir, levelset.Vec3{0.14, 0.16, 0.4}, levelset.Vec3{0.08, 0.32, 0.48}, levelset.Vec3{speed, 0, 0}, 24, 13, h)
+	scene := fmt.Sprintf(`
+[domain]
+min = [0, 0, 0]
+max = [1.2, 0.6, 0.8]
+h = %g
+[time]
+fps = 24
+frames = 12
+[[snow]]
+shape = "box"
+min = [0.24, 0.0, 0.24]
+max = [0.5, 0.2, 0.56]
+[[collider]]
+shape = "vdb"
+path = "plate.####.vdb"
+[output]
+dir = "out"
+`, h)
+	path := filepath.Join(dir, "scene.toml")
+	os.WriteFile(path, []byte(scene), 0o644)
+	var stderr bytes.Buffer
+	if code := run([]string{"-o", filepath.Join(dir, "out"), path}, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	fr := readFrame(t, filepath.Join(dir, "out", "snow.0012.prt"))
+	pos, _, _ := fr.Float64s("Position")
+	vel, _, _ := fr.Float64s("Velocity")
+	// The plate's front face at t = 0.5 s: 0.14 + 0.04 + 0.6 * 0.5 = 0.48.
+	front := 0.18 + speed*0.5
+	var sum float64
+	n := 0
+	for i := 0; i < len(pos); i += 3 {
+		if pos[i] < front-0.5*h {
+			t.Fatalf("particle at x = %.3f is behind the plate's front face %.3f", pos[i], front)
+		}
+		if pos[i] < front+h && pos[i+1] < 0.3 {
+			sum += vel[i]
+			n++
+		}
+	}
+	if n == 0 || math.Abs(sum/float64(n)-speed) > 0.1*speed {
+		t.Errorf("%d particles at the plate move at %.3f m/s along x, want %.2f", n, sum/float64(max(n, 1)), speed)
+	}
+	t.Logf("%d particles at the plate move at %.3f m/s (plate %.2f m/s)", n, sum/float64(max(n, 1)), speed)
+}
