@@ -1,0 +1,37 @@
+package meshfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Read picks the reader by extension, whatever its case, and names unknown formats.
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	obj := filepath.Join(dir, "tri.OBJ")
+	os.WriteFile(obj, []byte("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"), 0o644)
+	m, err := Read(obj)
+	if err != nil || len(m.Positions) != 3 || len(m.Triangles) != 1 {
+		t.Fatalf("OBJ: %v, %+v", err, m)
+	}
+	stl := filepath.Join(dir, "tri.stl")
+	os.WriteFile(stl, []byte("solid t\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid t\n"), 0o644)
+	if m, err := Read(stl); err != nil || len(m.Triangles) != 1 {
+		t.Fatalf("STL: %v, %+v", err, m)
+	}
+	gltf := filepath.Join("..", "..", "..", "examples", "paddle.gltf")
+	if m, err := Read(gltf); err != nil || len(m.Triangles) != 12 {
+		t.Fatalf("glTF: %v, %+v", err, m)
+	}
+	if _, err := Read(filepath.Join(dir, "x.ply")); err == nil || !strings.Contains(err.Error(), "unknown mesh format") {
+		t.Errorf("PLY: %v", err)
+	}
+	if _, err := Read(filepath.Join(dir, "missing.obj")); err == nil {
+		t.Error("missing file: no error")
+	}
+	if !Known("a.GLB") || Known("a.ply") {
+		t.Error("Known")
+	}
+}
