@@ -14,20 +14,6 @@ import (
 	"snowtools/levelset"
 )
 
-// Extensions are the file extensions Read knows.
-var Extensions = []string{".obj", ".stl", ".gltf", ".glb"}
-
-// Known reports whether path has one of the Extensions.
-func Known(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	for _, e := range Extensions {
-		if ext == e {
-			return true
-		}
-	}
-	return false
-}
-
 // Read reads the mesh in path. A glTF scene gives its rest pose (no animation).
 func Read(path string) (*levelset.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
