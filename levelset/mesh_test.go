@@ -7,7 +7,7 @@ import (
 )
 
 func TestMeshValidate(t *testing.T) {
-	good := func() *Mesh { return boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1}) }
+	good := func() *Mesh { return BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1}) }
 	if err := good().Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,8 @@ func TestMeshValidate(t *testing.T) {
 }
 
 func TestSameTopologyAndVelocities(t *testing.T) {
-	a := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
-	b := boxMesh(Vec3{0, -1, -1}, Vec3{2, 1, 1}) // moved 1 m along x
+	a := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	b := BoxMesh(Vec3{0, -1, -1}, Vec3{2, 1, 1}) // moved 1 m along x
 	if err := SameTopology(a, b); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSameTopologyAndVelocities(t *testing.T) {
 	if d := MaxDisplacement(a.Positions, b.Positions); d != 1 {
 		t.Errorf("displacement %g, want 1", d)
 	}
-	c := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	c := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	c.Triangles[3] = [3]int32{0, 1, 2}
 	if err := SameTopology(a, c); err == nil || !strings.Contains(err.Error(), "triangle 3") {
 		t.Errorf("changed triangle: %v", err)
@@ -52,5 +52,18 @@ func TestSameTopologyAndVelocities(t *testing.T) {
 	c.Triangles = c.Triangles[:11]
 	if err := SameTopology(a, c); err == nil || !strings.Contains(err.Error(), "12 triangles become 11") {
 		t.Errorf("dropped triangle: %v", err)
+	}
+}
+
+// The primitives are closed, counter-clockwise from outside, of the right volume.
+func TestPrimitives(t *testing.T) {
+	box := BoxMesh(Vec3{-1, 0, 2}, Vec3{1, 3, 3})
+	if v := box.SignedVolume(); math.Abs(v-6) > 1e-12 || !NewTopology(box.Triangles).Closed {
+		t.Errorf("box: volume %g, closed %v", v, NewTopology(box.Triangles).Closed)
+	}
+	sphere := SphereMesh(Vec3{1, 2, 3}, 2, 32, 64)
+	v := sphere.SignedVolume()
+	if want := 4.0 / 3 * math.Pi * 8; !(v > 0.98*want && v < want) || !NewTopology(sphere.Triangles).Closed {
+		t.Errorf("sphere: volume %g (ball %g), closed %v", v, want, NewTopology(sphere.Triangles).Closed)
 	}
 }

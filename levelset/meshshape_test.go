@@ -54,7 +54,7 @@ func TestMeshShapeSphere(t *testing.T) {
 // nearest feature is unique.
 func TestMeshShapeBox(t *testing.T) {
 	lo, hi := Vec3{-0.3, 0.1, 0.2}, Vec3{0.5, 0.4, 1.1}
-	m := boxMesh(lo, hi)
+	m := BoxMesh(lo, hi)
 	s, err := NewMeshShape(m)
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestMeshShapeBox(t *testing.T) {
 
 // A mesh wound inside out (clockwise from outside) has the same inside.
 func TestMeshShapeInsideOut(t *testing.T) {
-	m := boxMesh(Vec3{0, 0, 0}, Vec3{1, 1, 1})
+	m := BoxMesh(Vec3{0, 0, 0}, Vec3{1, 1, 1})
 	for i := range m.Triangles {
 		m.Triangles[i][1], m.Triangles[i][2] = m.Triangles[i][2], m.Triangles[i][1]
 	}

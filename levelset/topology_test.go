@@ -8,7 +8,7 @@ import (
 )
 
 func TestTopology(t *testing.T) {
-	box := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	box := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	if topo := NewTopology(box.Triangles); !topo.Closed || topo.BoundaryEdges != 0 || topo.NonManifoldEdges != 0 {
 		t.Errorf("box: %+v", topo)
 	}
@@ -18,7 +18,7 @@ func TestTopology(t *testing.T) {
 	}
 	// One triangle turned over: its three edges now run the same way as their
 	// neighbours', which is not a consistently oriented surface.
-	flipped := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	flipped := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	tri := &flipped.Triangles[5]
 	tri[1], tri[2] = tri[2], tri[1]
 	if topo := NewTopology(flipped.Triangles); topo.Closed || topo.NonManifoldEdges != 3 {
@@ -39,7 +39,7 @@ func TestTopology(t *testing.T) {
 // corners and edges included: points around a box, many of them nearest to an edge
 // or corner, against the box's own inside test.
 func TestPseudonormalsInsideBox(t *testing.T) {
-	box := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	box := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	pn := NewPseudonormals(box, NewTopology(box.Triangles))
 	bvh := NewBVH(box)
 	rng := rand.New(rand.NewPCG(3, 4))

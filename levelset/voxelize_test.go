@@ -84,7 +84,7 @@ func TestVoxelizeSum26Normals(t *testing.T) {
 // A mesh inside a box: the far inside must be an inside tile, the outside the
 // background, and the band leaves' voxels beyond the band carry their side's sign.
 func TestVoxelizeInsideBelowTheBand(t *testing.T) {
-	m := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	m := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	h := 0.02
 	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: h, HalfWidth: 2})
 	if err != nil {
@@ -116,7 +116,7 @@ func TestVoxelizeInsideBelowTheBand(t *testing.T) {
 }
 
 func TestVoxelizeRejects(t *testing.T) {
-	good := boxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	good := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
 	bad := *good
 	bad.Positions = append([]Vec3(nil), good.Positions...)
 	bad.Positions[3][1] = math.NaN()

@@ -10,7 +10,7 @@ import (
 
 func TestExactWindingNumberOfClosedMeshes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
-	box := boxMesh(Vec3{-1, -2, -0.5}, Vec3{2, 1, 0.5})
+	box := BoxMesh(Vec3{-1, -2, -0.5}, Vec3{2, 1, 0.5})
 	sphere := sphereWithHole(Vec3{0.3, 0.1, -0.2}, 1, 16, 32, 0)
 	for _, tc := range []struct {
 		name   string

@@ -9,46 +9,10 @@ import (
 
 // movingBoxMesh returns the closed triangle mesh of the box [lo, hi], every vertex moving at v.
 func movingBoxMesh(lo, hi, v Vec3) *levelset.Mesh {
-	m := &levelset.Mesh{}
-	for i := range 8 {
-		p := lo
-		for a := range 3 {
-			if i>>(2-a)&1 == 1 {
-				p[a] = hi[a]
-			}
-		}
-		m.Positions = append(m.Positions, p)
-		m.Velocities = append(m.Velocities, v)
-	}
-	centre := lo.Add(hi).Scale(0.5)
-	for a := range 3 {
-		bit := int32(4 >> a)
-		for _, side := range []int32{0, bit} {
-			var quad []int32 // the face's corners, in order around it
-			for _, c := range []int32{0, 1, 3, 2} {
-				// The two other axes' bits, from c, around the face.
-				var idx int32
-				k := 0
-				for b := range 3 {
-					if b == a {
-						continue
-					}
-					if c>>k&1 == 1 {
-						idx |= int32(4 >> b)
-					}
-					k++
-				}
-				quad = append(quad, idx|side)
-			}
-			tris := [][3]int32{{quad[0], quad[1], quad[2]}, {quad[0], quad[2], quad[3]}}
-			for _, tr := range tris {
-				p0, p1, p2 := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
-				if p1.Sub(p0).Cross(p2.Sub(p0)).Dot(p0.Sub(centre)) < 0 {
-					tr[1], tr[2] = tr[2], tr[1] // counter-clockwise seen from outside
-				}
-				m.Triangles = append(m.Triangles, tr)
-			}
-		}
+	m := levelset.BoxMesh(lo, hi)
+	m.Velocities = make([]Vec3, len(m.Positions))
+	for i := range m.Velocities {
+		m.Velocities[i] = v
 	}
 	return m
 }

@@ -9,7 +9,7 @@ import (
 // BenchmarkFillMesh fills a UV-sphere mesh of 16k triangles (radius 0.5 m) at h =
 // 0.016 m with 8 particles per cell: about a million particles.
 func BenchmarkFillMesh(b *testing.B) {
-	m := uvSphereMesh(Vec3{0.5, 0.5, 0.5}, 0.5, 64, 128)
+	m := levelset.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.5, 64, 128)
 	for _, pattern := range Patterns() {
 		b.Run(string(pattern), func(b *testing.B) {
 			src := meshSource(b, m, pattern, 8, 1)
@@ -28,7 +28,7 @@ func BenchmarkFillMesh(b *testing.B) {
 
 // BenchmarkFillLevelSet fills the same sphere, voxelized at 1/128 m, as a GridShape.
 func BenchmarkFillLevelSet(b *testing.B) {
-	c, err := levelset.Voxelize(uvSphereMesh(Vec3{0.5, 0.5, 0.5}, 0.5, 64, 128), levelset.VoxelizeOptions{VoxelSize: 1.0 / 128, HalfWidth: 3})
+	c, err := levelset.Voxelize(levelset.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.5, 64, 128), levelset.VoxelizeOptions{VoxelSize: 1.0 / 128, HalfWidth: 3})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,70 +9,6 @@ import (
 	"snowtools/levelset"
 )
 
-// uvSphereMesh returns a closed UV sphere, counter-clockwise from outside.
-func uvSphereMesh(c Vec3, r float64, rings, segments int) *levelset.Mesh {
-	m := &levelset.Mesh{}
-	at := func(theta, phi float64) int32 {
-		st, ct := math.Sincos(theta)
-		sp, cp := math.Sincos(phi)
-		m.Positions = append(m.Positions, c.Add(Vec3{st * cp, ct, st * sp}.Scale(r)))
-		return int32(len(m.Positions) - 1)
-	}
-	north := at(0, 0)
-	ring := make([][]int32, rings)
-	for i := 1; i < rings; i++ {
-		for j := range segments {
-			ring[i] = append(ring[i], at(math.Pi*float64(i)/float64(rings), 2*math.Pi*float64(j)/float64(segments)))
-		}
-	}
-	south := at(math.Pi, 0)
-	add := func(a, b, d int32) {
-		pa, pb, pd := m.Positions[a], m.Positions[b], m.Positions[d]
-		if pb.Sub(pa).Cross(pd.Sub(pa)).Dot(pa.Sub(c)) < 0 {
-			b, d = d, b
-		}
-		m.Triangles = append(m.Triangles, [3]int32{a, b, d})
-	}
-	for j := range segments {
-		k := (j + 1) % segments
-		add(north, ring[1][j], ring[1][k])
-		add(south, ring[rings-1][j], ring[rings-1][k])
-		for i := 1; i < rings-1; i++ {
-			add(ring[i][j], ring[i+1][j], ring[i+1][k])
-			add(ring[i][j], ring[i+1][k], ring[i][k])
-		}
-	}
-	return m
-}
-
-// boxMesh returns the closed 12-triangle surface of the box [lo, hi].
-func boxMesh(lo, hi Vec3) *levelset.Mesh {
-	m := &levelset.Mesh{}
-	for i := range 8 {
-		p := lo
-		for a := range 3 {
-			if i>>a&1 != 0 {
-				p[a] = hi[a]
-			}
-		}
-		m.Positions = append(m.Positions, p)
-	}
-	for _, q := range [6][4]int32{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}} {
-		m.Triangles = append(m.Triangles, [3]int32{q[0], q[1], q[2]}, [3]int32{q[0], q[2], q[3]})
-	}
-	return m
-}
-
-// meshVolume returns the enclosed volume by the divergence theorem.
-func meshVolume(m *levelset.Mesh) float64 {
-	v := 0.0
-	for _, t := range m.Triangles {
-		a, b, c := m.Positions[t[0]], m.Positions[t[1]], m.Positions[t[2]]
-		v += a.Dot(b.Cross(c)) / 6
-	}
-	return v
-}
-
 // meshSource returns a source filling m.
 func meshSource(t testing.TB, m *levelset.Mesh, pattern Pattern, perCell int, seed uint64) Source {
 	t.Helper()
@@ -102,11 +38,11 @@ func fingerprint(p *Particles) uint64 {
 func TestFillMeshPatterns(t *testing.T) {
 	h := 0.05
 	meshes := map[string]*levelset.Mesh{
-		"sphere": uvSphereMesh(Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
-		"box":    boxMesh(Vec3{0.013, 0.1, 0.2}, Vec3{0.71, 0.47, 0.93}),
+		"sphere": levelset.SphereMesh(Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
+		"box":    levelset.BoxMesh(Vec3{0.013, 0.1, 0.2}, Vec3{0.71, 0.47, 0.93}),
 	}
 	for name, m := range meshes {
-		vol := meshVolume(m)
+		vol := m.SignedVolume()
 		for _, pattern := range Patterns() {
 			for _, pc := range []int{4, 8} {
 				src := meshSource(t, m, pattern, pc, 11)
@@ -142,7 +78,7 @@ func TestFillClassificationExact(t *testing.T) {
 	h := 0.06
 	ball := levelset.Sphere{Center: Vec3{0.31, 0.29, 0.33}, Radius: 0.27}
 	bb := levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.62, 0.6, 0.62}}
-	meshed := meshSource(t, uvSphereMesh(ball.Center, ball.Radius, 16, 32), PatternRandom, 8, 2)
+	meshed := meshSource(t, levelset.SphereMesh(ball.Center, ball.Radius, 16, 32), PatternRandom, 8, 2)
 	for _, shell := range []float64{0, 0.07} {
 		for _, pattern := range Patterns() {
 			for name, shape := range map[string]levelset.Shape{"sphere": ball, "mesh": meshed.Shape} {
@@ -216,7 +152,7 @@ func TestFillRandomUnchanged(t *testing.T) {
 // The same seed gives the same particles whatever the number of workers; another
 // seed gives others.
 func TestFillDeterministic(t *testing.T) {
-	m := uvSphereMesh(Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
+	m := levelset.SphereMesh(Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
 	for _, pattern := range Patterns() {
 		var prints []uint64
 		for _, w := range []int{1, 3, 8} {
@@ -314,7 +250,7 @@ func TestFillJitteredStratified(t *testing.T) {
 
 // A voxelized mesh (a level set, as from a VDB file) is a snow source too.
 func TestFillLevelSet(t *testing.T) {
-	m := uvSphereMesh(Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
+	m := levelset.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
 	c, err := levelset.Voxelize(m, levelset.VoxelizeOptions{VoxelSize: 0.025, HalfWidth: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -331,7 +267,7 @@ func TestFillLevelSet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := 8 * meshVolume(m) / (h * h * h)
+		want := 8 * m.SignedVolume() / (h * h * h)
 		if math.Abs(float64(n)/want-1) > 0.02 {
 			t.Errorf("%s: %d particles, want %.0f within 2%%", pattern, n, want)
 		}
