@@ -72,6 +72,8 @@ type shapeKeys struct {
 	Path   *string     `toml:"path"`  // mesh or VDB file, relative to the scene's folder
 	Grid   *string     `toml:"grid"`  // VDB level set grid name (default "surface", else the first level set)
 	Voxel  *float64    `toml:"voxel"` // a mesh collider is voxelized at this size (default h/2)
+	Clip   *string     `toml:"clip"`  // a glTF mesh posed by this animation (default the first)...
+	Time   *float64    `toml:"time"`  // ... at this time (s); without, its rest pose
 }
 
 type snowKeys struct {

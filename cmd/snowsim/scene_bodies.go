@@ -43,7 +43,7 @@ func (k *shapeKeys) snowFromFile(key, dir string) (levelset.Shape, levelset.Boun
 		return nil, levelset.Bounds{}, err
 	}
 	if k.Shape == "mesh" {
-		m, err := meshfile.Read(path)
+		m, err := k.mesh(key, path)
 		if err != nil {
 			return nil, levelset.Bounds{}, fmt.Errorf("%s.path: %v", key, err)
 		}
@@ -170,7 +170,11 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 		if err != nil {
 			return nil, nil, err
 		}
-		if body, err = voxelizeCollider(key, path, ck.Voxel, h); err != nil {
+		m, err := ck.mesh(key, path)
+		if err != nil {
+			return nil, nil, err
+		}
+		if body, err = voxelizeCollider(key, path, m, ck.Voxel, h); err != nil {
 			return nil, nil, err
 		}
 	default:
@@ -243,14 +247,29 @@ func fileFPS(path string) (float64, error) {
 	return fps, nil
 }
 
-// voxelizeCollider turns a static mesh into the level set a rigid collider carries,
-// with voxels of the given size (default h/2, so that the trilinear level set is
-// finer than the simulation grid).
-func voxelizeCollider(key, path string, voxel *float64, h float64) (*levelset.GridShape, error) {
-	m, err := meshfile.Read(path)
+// mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
+// animation, default the first), else in its rest pose.
+func (k *shapeKeys) mesh(key, path string) (*levelset.Mesh, error) {
+	clip, t := "", -1.0
+	if k.Clip != nil {
+		clip = *k.Clip
+	}
+	if k.Time != nil {
+		if t = *k.Time; !(t >= 0) || math.IsInf(t, 0) {
+			return nil, fmt.Errorf("%s.time: %g: must be >= 0", key, t)
+		}
+	}
+	m, err := meshfile.ReadAt(path, clip, t)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %v", key, err)
 	}
+	return m, nil
+}
+
+// voxelizeCollider turns a static mesh into the level set a rigid collider carries,
+// with voxels of the given size (default h/2, so that the trilinear level set is
+// finer than the simulation grid).
+func voxelizeCollider(key, path string, m *levelset.Mesh, voxel *float64, h float64) (*levelset.GridShape, error) {
 	size := h / 2
 	if voxel != nil {
 		if size = *voxel; !(size > 0) || math.IsInf(size, 0) {

@@ -263,3 +263,22 @@ dir = "out"
 	}
 	t.Logf("%d particles at the plate move at %.3f m/s (plate %.2f m/s)", n, sum/float64(max(n, 1)), speed)
 }
+
+// A glTF snow volume is posed by its animation at the time given: the paddle turns
+// half a revolution a second about +Y, so at 0.5 s it lies along -z.
+func TestSnowFromGLTFFrame(t *testing.T) {
+	paddle, err := filepath.Abs("../../examples/paddle.gltf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scene := fmt.Sprintf("[domain]\nmin = [-1, -1, -1]\nmax = [1, 1, 1]\nh = 0.05\n"+
+		"[[snow]]\nshape = \"mesh\"\npath = %q\nclip = \"Sweep\"\ntime = 0.5\n", paddle)
+	sc, err := parseScene(filepath.Join(t.TempDir(), "s.toml"), strings.NewReader(scene), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sc.Sources[0].Bounds
+	if math.Abs(b.Min[2]+0.75) > 1e-6 || math.Abs(b.Max[2]+0.15) > 1e-6 || math.Abs(b.Min[0]+0.025) > 1e-6 {
+		t.Errorf("paddle at 0.5 s: bounds %v", b)
+	}
+}

@@ -16,6 +16,13 @@ import (
 
 // Read reads the mesh in path. A glTF scene gives its rest pose (no animation).
 func Read(path string) (*levelset.Mesh, error) {
+	return ReadAt(path, "", -1)
+}
+
+// ReadAt reads the mesh in path; for a glTF scene, posed by its animation clip (by
+// name; "" for the first) at time t seconds, or in its rest pose for t < 0. Other
+// formats have no animation: clip must be "" and t negative.
+func ReadAt(path, clip string, t float64) (*levelset.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".gltf", ".glb":
@@ -23,8 +30,25 @@ func Read(path string) (*levelset.Mesh, error) {
 		if err != nil {
 			return nil, err
 		}
-		return scene.Mesh(-1, 0)
+		if t < 0 {
+			if clip != "" {
+				return nil, fmt.Errorf("%s: clip %q needs a time", path, clip)
+			}
+			return scene.Mesh(-1, 0)
+		}
+		index := 0
+		if clip != "" {
+			if index, err = scene.ClipByName(clip); err != nil {
+				return nil, err
+			}
+		} else if len(scene.Clips()) == 0 {
+			return nil, fmt.Errorf("%s: no animation to pose at %g s", path, t)
+		}
+		return scene.Mesh(index, t)
 	case ".obj", ".stl":
+		if clip != "" || t >= 0 {
+			return nil, fmt.Errorf("%s: only glTF files have animation clips and times", path)
+		}
 	default:
 		return nil, fmt.Errorf("%s: unknown mesh format %q: use .obj, .stl, .gltf or .glb", path, ext)
 	}

@@ -1,6 +1,7 @@
 package meshfile
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,21 @@ func TestRead(t *testing.T) {
 	gltf := filepath.Join("..", "..", "..", "examples", "paddle.gltf")
 	if m, err := Read(gltf); err != nil || len(m.Triangles) != 12 {
 		t.Fatalf("glTF: %v, %+v", err, m)
+	}
+	// The paddle's arm turns half a revolution a second about +Y: at 1 s the paddle,
+	// at x from 0.15 to 0.75 at rest, is at x from -0.75 to -0.15.
+	m, err = ReadAt(gltf, "Sweep", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo, hi := m.Bounds(); math.Abs(lo[0]+0.75) > 1e-6 || math.Abs(hi[0]+0.15) > 1e-6 {
+		t.Errorf("paddle at 1 s: x from %g to %g", lo[0], hi[0])
+	}
+	if _, err := ReadAt(gltf, "Run", 1); err == nil || !strings.Contains(err.Error(), "Sweep") {
+		t.Errorf("unknown clip: %v", err)
+	}
+	if _, err := ReadAt(obj, "", 0.5); err == nil {
+		t.Error("a time for an OBJ: no error")
 	}
 	if _, err := Read(filepath.Join(dir, "x.ply")); err == nil || !strings.Contains(err.Error(), "unknown mesh format") {
 		t.Errorf("PLY: %v", err)
