@@ -14,7 +14,7 @@ import (
 
 func main() {
 	dir := flag.String("o", "plough-demo", "output `folder`")
-	frames := flag.Int("frames", 49, "number of `frames`, the first at t = 0")
+	frames := flag.Int("frames", 37, "number of `frames`, the first at t = 0")
 	fps := flag.Float64("fps", 24, "frames per `second`")
 	speed := flag.Float64("speed", 0.5, "blade speed along +x in `m/s`")
 	flag.Parse()
