@@ -76,6 +76,19 @@ func TestEveryOptionArrives(t *testing.T) {
 	if c.Colliders[0].Surface().Mode != simcore.Slip || c.Colliders[2].Surface().Mode != simcore.Sticky {
 		t.Error("collider modes")
 	}
+	icy, _ := simcore.Preset("icy")
+	if crust := sc.Materials["crust"]; crust.YoungsModulus != icy.YoungsModulus || crust.Density != 450 {
+		t.Errorf("materials.crust = %+v", crust)
+	}
+	if _, ok := c.Colliders[3].(*simcore.RigidBody); !ok {
+		t.Errorf("collider[4] is a %T", c.Colliders[3])
+	}
+	drift := sc.Sources[len(sc.Sources)-1]
+	v := drift.Variation
+	if drift.Pattern != simcore.PatternPoisson || v.NoiseScale != 0.03 || v.NoiseSeed != 5 || v.StiffnessNoise != 0.3 ||
+		v.StretchNoise != 0.2 || v.ShellThickness != 0.01 || v.ShellStiffness != 2 || v.ShellDensity != 1.3 {
+		t.Errorf("the drift: %+v", drift)
+	}
 }
 
 // Bad scenes fail with an error that names the key.
