@@ -100,18 +100,18 @@ func (c *colliderFrames) keyframe(i int) (*simcore.Keyframe, error) {
 	return kf, nil
 }
 
-// readKeyframe reads the grids "surface" (a float level set) and "velocity" (vec3,
-// optional) of a collider file.
+// readKeyframe reads the keyframe in a collider file.
 func readKeyframe(path string) (*simcore.Keyframe, error) {
-	f, err := os.Open(path)
+	file, err := readVDB(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	file, err := vdb.Read(f)
-	if err != nil {
-		return nil, err
-	}
+	return keyframeOf(file)
+}
+
+// keyframeOf takes a collider file's grids "surface" (a float level set) and
+// "velocity" (vec3, optional).
+func keyframeOf(file *vdb.File) (*simcore.Keyframe, error) {
 	surface := file.Grid("surface")
 	if surface == nil || surface.Float == nil {
 		return nil, fmt.Errorf("no float grid named \"surface\" (write collider files with voxelize)")
@@ -124,6 +124,16 @@ func readKeyframe(path string) (*simcore.Keyframe, error) {
 		kf.Velocity = v.Vec3
 	}
 	return kf, nil
+}
+
+// readVDB reads a whole VDB file.
+func readVDB(path string) (*vdb.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return vdb.Read(f)
 }
 
 // advanceTo runs the simulation to time t, stopping at every keyframe of the

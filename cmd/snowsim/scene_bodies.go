@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 
 	"snowtools/cmd/internal/meshfile"
@@ -68,12 +67,7 @@ func (k *shapeKeys) snowFromFile(key, dir string) (levelset.Shape, levelset.Boun
 // levelSet reads the level set grid of a VDB file: the grid named by the grid key,
 // else "surface" (what voxelize writes), else the file's first level set.
 func (k *shapeKeys) levelSet(key, path string) (*levelset.GridShape, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s.path: %v", key, err)
-	}
-	defer f.Close()
-	file, err := vdb.Read(f)
+	file, err := readVDB(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %s: %v", key, path, err)
 	}
@@ -204,17 +198,26 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 	return col, nil, nil
 }
 
-// sequence finds a voxelize sequence's files and their times.
+// sequence finds a voxelize sequence's files and their times. The first file is read
+// here, for its frame rate, and kept as the first keyframe.
 func (ck *colliderKeys) sequence(key, pattern string, contact simcore.Surface) (*colliderFrames, error) {
 	frames, err := seq.Find(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %v", key, err)
 	}
-	fps := 0.0
+	first, err := readVDB(frames[0].Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s.path: %s: %v", key, frames[0].Path, err)
+	}
+	kf, err := keyframeOf(first)
+	if err != nil {
+		return nil, fmt.Errorf("%s.path: %s: %v", key, frames[0].Path, err)
+	}
+	fps, ok := first.Meta["fps"].(float64)
 	if ck.FPS != nil {
 		fps = *ck.FPS
-	} else if fps, err = fileFPS(frames[0].Path); err != nil {
-		return nil, fmt.Errorf("%s.path: %v (or give %s.fps)", key, err, key)
+	} else if !ok {
+		return nil, fmt.Errorf("%s.path: %s has no \"fps\" metadata: give %s.fps", key, frames[0].Path, key)
 	}
 	if !(fps > 0) || math.IsInf(fps, 0) {
 		return nil, fmt.Errorf("%s.fps: %g: must be > 0", key, fps)
@@ -226,25 +229,9 @@ func (ck *colliderKeys) sequence(key, pattern string, contact simcore.Surface) (
 			return nil, fmt.Errorf("%s.start: %g: must be finite", key, start)
 		}
 	}
-	return newColliderFrames(key, frames, fps, start, contact), nil
-}
-
-// fileFPS reads the frame rate voxelize records in a collider file's metadata.
-func fileFPS(path string) (float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	file, err := vdb.Read(f)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %v", path, err)
-	}
-	fps, ok := file.Meta["fps"].(float64)
-	if !ok {
-		return 0, fmt.Errorf("%s has no \"fps\" metadata", path)
-	}
-	return fps, nil
+	c := newColliderFrames(key, frames, fps, start, contact)
+	c.loaded[0] = kf
+	return c, nil
 }
 
 // mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
