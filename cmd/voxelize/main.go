@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"snowtools/cmd/internal/seq"
@@ -149,8 +148,8 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	}
 	if *frames != "" {
 		var err error
-		if s.first, s.last, err = parseRange(*frames); err != nil {
-			return nil, err
+		if s.first, s.last, err = seq.ParseRange(*frames); err != nil {
+			return nil, fmt.Errorf("-frames %v", err)
 		}
 		s.selection = *frames
 	}
@@ -161,20 +160,6 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("-o %s: %v", s.output, err)
 	}
 	return s, nil
-}
-
-// parseRange reads "A-B" or "A".
-func parseRange(text string) (first, last int, err error) {
-	a, b, isRange := strings.Cut(text, "-")
-	first, err1 := strconv.Atoi(a)
-	last, err2 := first, error(nil)
-	if isRange {
-		last, err2 = strconv.Atoi(b)
-	}
-	if err1 != nil || err2 != nil || first < 0 || last < first {
-		return 0, 0, fmt.Errorf("-frames %q: use A-B with 0 <= A <= B, or a single frame", text)
-	}
-	return first, last, nil
 }
 
 // defaultOutput names the output after the input: spot.obj -> spot.####.vdb,
