@@ -41,6 +41,7 @@ Examples:
   snowsim                                   run the demo (about a minute on 2 cores)
   snowsim -quality draft -frames 12         a quick, coarse look at the demo
   snowsim -o out examples/snowball_drop.toml
+  snowsim -preview -o out scene.toml        also write a PNG picture of every frame
   snowsim -print-demo > my_scene.toml       start a scene from the demo
   snowsim -resume -o out scene.toml         continue a killed run from its newest checkpoint
   snowsim -resume -frames 96 scene.toml     extend a finished run to frame 96
@@ -71,6 +72,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	printDemo := fs.Bool("print-demo", false, "print the built-in demo scene and exit")
 	every := fs.Int("checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
 	resume := fs.Bool("resume", false, "continue from the newest checkpoint in the output dir")
+	previews := fs.Bool("preview", false, "also write a PNG picture of every frame next to it (snow.####.png)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -120,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *threads > 0 {
 		sc.Config.Threads = *threads
 	}
-	opts := runOptions{every: *every, resume: *resume, scene: sceneIdentity(text, sc.Config.H)}
+	opts := runOptions{every: *every, resume: *resume, preview: *previews, scene: sceneIdentity(text, sc.Config.H)}
 	if err := simulate(sc, opts, stderr); err != nil {
 		fmt.Fprintf(stderr, "snowsim: %v\n", err)
 		return exitFailure
@@ -130,9 +132,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runOptions are the flags that say how to run a scene rather than what it is.
 type runOptions struct {
-	every  int      // checkpoint every this many frames; 0 for none
-	resume bool     // continue from the newest checkpoint
-	scene  [32]byte // sceneIdentity, recorded in checkpoints
+	every   int      // checkpoint every this many frames; 0 for none
+	resume  bool     // continue from the newest checkpoint
+	preview bool     // render a picture of every frame
+	scene   [32]byte // sceneIdentity, recorded in checkpoints
 }
 
 // simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
@@ -156,10 +159,20 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 		return err
 	}
 	p := sim.P
+	var pv *previewer
+	if opts.preview {
+		pv = newPreviewer(sc, p)
+	}
 	write := func(frame int) error {
 		path := filepath.Join(sc.OutDir, frameName(sc.Pattern, frame))
 		info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: sc.Config.H}
-		return cli.WriteFileAtomic(path, func(w io.Writer) error { return writePRT(wrapOutput(path, w), p, info) })
+		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writePRT(wrapOutput(path, w), p, info) }); err != nil {
+			return err
+		}
+		if pv != nil {
+			return pv.write(frame, p)
+		}
+		return nil
 	}
 	if first == 1 {
 		if err := write(0); err != nil {

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"image"
+	"image/draw"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -36,6 +39,9 @@ func TestDemoRun(t *testing.T) {
 	for i, dir := range dirs {
 		var stderr bytes.Buffer
 		args := []string{"-quality", "draft", "-frames", "8", "-threads", threads[i], "-o", dir}
+		if i == 2 {
+			args = append(args, "-preview") // pictures must not change the frames
+		}
 		if code := run(args, &bytes.Buffer{}, &stderr); code != 0 {
 			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
 		}
@@ -95,6 +101,34 @@ func TestDemoRun(t *testing.T) {
 		if deepest < -0.5*sc.Config.H {
 			t.Errorf("%s: a particle is %.3g h inside a collider", name, -deepest/sc.Config.H)
 		}
+	}
+	checkPreviews(t, dirs[2], sc, frames)
+}
+
+// checkPreviews checks that -preview wrote a picture of every frame, and that the
+// pictures show the snow moving.
+func checkPreviews(t *testing.T, dir string, sc *Scene, frames int) {
+	t.Helper()
+	pictures := make([]*image.RGBA, frames+1)
+	for f := 0; f <= frames; f++ {
+		name := strings.TrimSuffix(frameName(sc.Pattern, f), ".prt") + ".png"
+		file, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("-preview: %v", err)
+		}
+		img, err := png.Decode(file)
+		file.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if b := img.Bounds(); b.Dx() != previewWidth || b.Dy() != previewHeight {
+			t.Errorf("%s: %v, want %dx%d", name, b, previewWidth, previewHeight)
+		}
+		pictures[f] = image.NewRGBA(img.Bounds())
+		draw.Draw(pictures[f], img.Bounds(), img, image.Point{}, draw.Src)
+	}
+	if bytes.Equal(pictures[0].Pix, pictures[frames].Pix) {
+		t.Errorf("the previews of frames 0 and %d are the same picture", frames)
 	}
 }
 

@@ -1,0 +1,16 @@
+package preview
+
+import "image"
+
+// Render draws the particles as shaded spheres seen by cam and returns the
+// picture (see the package documentation for the passes). Particles behind the
+// eye, outside the picture or with a non-finite position are skipped. The
+// result depends only on the arguments, not on opt.Workers.
+func Render(pts Points, cam Camera, opt Options) *image.RGBA {
+	opt = opt.withDefaults()
+	ss := opt.Supersample
+	v := cam.view(opt.Width*ss, opt.Height*ss)
+	gbuf := newDepthBuffer(v.width, v.height, true)
+	splatSpheres(pts, &cameraSplat{pts: pts, view: &v, radius: float64(pts.Radius)}, gbuf, opt.Workers)
+	return resolve(newShader(pts, &v, gbuf, opt), opt.Width, opt.Height, opt.Workers)
+}

@@ -1,0 +1,68 @@
+package preview
+
+import (
+	"image"
+
+	"snowtools/levelset"
+)
+
+// resolveRows is the number of rows a worker takes at a time.
+const resolveRows = 4
+
+// resolve shades the supersamples and box-filters each output pixel's
+// supersample x supersample block: the mean of their display colours, encoded
+// as sRGB. A block that sees only ground or only background is shaded once as
+// a whole (the ground's grid lines are filtered analytically over the block),
+// which saves most of the work on the large smooth areas. Each output pixel is
+// computed alone, in a fixed order, so the picture does not depend on the
+// workers.
+func resolve(sh *shader, width, height, workers int) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, width, height))
+	ss := sh.supersample
+	weight := 1 / float64(ss*ss)
+	levelset.ParallelRanges(workers, height, resolveRows, func(_, lo, hi int) {
+		for oy := lo; oy < hi; oy++ {
+			for ox := range width {
+				x, y := ox*ss, oy*ss
+				var c rgb
+				switch sh.uniformBlock(x, y) {
+				case -1:
+					v := sh.view
+					half := float64(ss) / 2
+					c = sh.background(v.toWorld(v.rayCamera(float64(x)+half, float64(y)+half)).Unit())
+				case groundID:
+					c = sh.ground.shade(sh, x, y, ss)
+				default:
+					for sy := range ss {
+						for sx := range ss {
+							c = c.add(sh.sample(x+sx, y+sy))
+						}
+					}
+					c = c.scale(weight)
+				}
+				o := img.PixOffset(ox, oy)
+				img.Pix[o+0], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3] = encode(c[0]), encode(c[1]), encode(c[2]), 255
+			}
+		}
+	})
+	return img
+}
+
+// uniformBlock returns -1 or groundID when every supersample of the output
+// pixel whose first supersample is (x, y) sees the background or every one sees
+// the ground, and 0 otherwise.
+func (sh *shader) uniformBlock(x, y int) int32 {
+	ss, buf := sh.supersample, sh.gbuf
+	first := buf.id[y*buf.width+x]
+	if first != -1 && first != groundID {
+		return 0
+	}
+	for sy := range ss {
+		for _, id := range buf.id[(y+sy)*buf.width+x : (y+sy)*buf.width+x+ss] {
+			if id != first {
+				return 0
+			}
+		}
+	}
+	return first
+}
