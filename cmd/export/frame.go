@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"snowtools/cmd/internal/colormap"
+	"snowtools/formats/prt"
+)
+
+// A frame is one PRT file in memory.
+type frame struct {
+	path string
+	*prt.Frame
+}
+
+// readFrame reads a whole PRT file.
+func readFrame(path string) (*frame, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	pf, err := prt.ReadAll(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := pf.Header.Channel("Position"); !ok {
+		return nil, fmt.Errorf("no Position channel (channels: %s)", channelNames(pf.Header))
+	}
+	return &frame{path: path, Frame: pf}, nil
+}
+
+// channelNames lists a header's channels for messages.
+func channelNames(h prt.Header) string {
+	names := make([]string, len(h.Channels))
+	for i, c := range h.Channels {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// positions returns x y z per particle.
+func (f *frame) positions() ([]float32, error) {
+	return f.floats("Position", 3)
+}
+
+// floats returns a float channel that must have the given arity (0: any).
+func (f *frame) floats(name string, arity int) ([]float32, error) {
+	c, ok := f.Header.Channel(name)
+	if !ok {
+		return nil, fmt.Errorf("no %s channel (channels: %s)", name, channelNames(f.Header))
+	}
+	if arity != 0 && c.Arity != arity {
+		return nil, fmt.Errorf("channel %s has %d values per particle, want %d", name, c.Arity, arity)
+	}
+	v, _, err := f.Float32s(name)
+	return v, err
+}
+
+// scalar returns one number per particle from a channel: its value, or the length
+// of a vector (Velocity gives the speed). Integer channels are converted.
+func (f *frame) scalar(name string) ([]float32, error) {
+	c, ok := f.Header.Channel(name)
+	if !ok {
+		return nil, fmt.Errorf("no %s channel to colour by (channels: %s)", name, channelNames(f.Header))
+	}
+	var values []float64
+	var err error
+	if c.Type.IsFloat() {
+		values, _, err = f.Float64s(name)
+	} else {
+		var ints []int64
+		ints, _, err = f.Int64s(name)
+		values = make([]float64, len(ints))
+		for i, v := range ints {
+			values[i] = float64(v)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float32, f.Len())
+	for i := range out {
+		if c.Arity == 1 {
+			out[i] = float32(values[i])
+			continue
+		}
+		sum := 0.0
+		for _, v := range values[i*c.Arity : (i+1)*c.Arity] {
+			sum += v * v
+		}
+		out[i] = float32(math.Sqrt(sum))
+	}
+	return out, nil
+}
+
+// masses returns the particles' masses: the Mass channel, or the -mass flag for
+// files without one.
+func (f *frame) masses(flagMass float64) ([]float32, error) {
+	if _, ok := f.Header.Channel("Mass"); ok {
+		return f.floats("Mass", 1)
+	}
+	if flagMass > 0 {
+		m := make([]float32, f.Len())
+		for i := range m {
+			m[i] = float32(flagMass)
+		}
+		return m, nil
+	}
+	return nil, fmt.Errorf("no Mass channel: give each particle's mass with -mass kg")
+}
+
+// gridSpacing returns the simulation's h from the metadata snowsim writes.
+func (f *frame) gridSpacing() (float64, bool) {
+	v, ok := f.Header.Float64Meta("", "GridSpacing")
+	if !ok || len(v) != 1 || !(v[0] > 0) || math.IsInf(v[0], 0) {
+		return 0, false
+	}
+	return v[0], true
+}
+
+// colors returns r g b per particle coloured by s.color, or nil without -color.
+func (s *settings) colors(f *frame) ([]uint8, error) {
+	if s.color == "" {
+		return nil, nil
+	}
+	name := s.color
+	for from, to := range s.rename { // -color may name a channel by its new name
+		if to == name {
+			if _, ok := f.Header.Channel(name); !ok {
+				name = from
+			}
+		}
+	}
+	values, err := f.scalar(name)
+	if err != nil {
+		return nil, err
+	}
+	r := colormap.Robust(values)
+	if s.colorRange != nil {
+		r = *s.colorRange
+	}
+	rgb := make([]uint8, 3*len(values))
+	for i, v := range values {
+		c := s.colormap.At(r.Normalize(float64(v)))
+		copy(rgb[3*i:], c[:])
+	}
+	return rgb, nil
+}
+
+// bounds returns the box of the particles of a file, from its BoundBox metadata when
+// it has one (reading only the header), else from the positions.
+func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return lo, hi, 0, err
+	}
+	defer file.Close()
+	r, err := prt.NewReader(bufio.NewReader(file))
+	if err != nil {
+		return lo, hi, 0, err
+	}
+	h := r.Header()
+	if box, ok := h.Float64Meta("", "BoundBox"); ok && len(box) == 6 && !slices.ContainsFunc(box, math.IsNaN) {
+		return [3]float64(box[:3]), [3]float64(box[3:]), h.Count, nil
+	}
+	f, err := readFrame(path)
+	if err != nil {
+		return lo, hi, 0, err
+	}
+	pos, err := f.positions()
+	if err != nil {
+		return lo, hi, 0, err
+	}
+	lo, hi = pointBounds(pos)
+	return lo, hi, int64(f.Len()), nil
+}
+
+// pointBounds returns the box of the finite points of pos (x y z each).
+func pointBounds(pos []float32) (lo, hi [3]float64) {
+	lo = [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi = [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i := 0; i+2 < len(pos); i += 3 {
+		for a := 0; a < 3; a++ {
+			v := float64(pos[i+a])
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				lo[a], hi[a] = min(lo[a], v), max(hi[a], v)
+			}
+		}
+	}
+	return lo, hi
+}

@@ -1,0 +1,277 @@
+// Command export turns snowsim's PRT particle frames into what renderers and DCCs
+// load: PLY point clouds, OpenVDB density volumes, PRT files with other channels, and
+// PNG previews with a contact sheet or an animated GIF.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"snowtools/cmd/internal/colormap"
+	"snowtools/cmd/internal/seq"
+	"snowtools/levelset"
+)
+
+const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
+PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews.
+
+Usage:
+  export -to ply|vdb|prt|png [flags] input output
+
+input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
+a numbered sequence; output names the files to write, with #### or %04d for the
+frame number. Frames are converted in parallel; files are replaced only when
+complete.
+
+Flags:
+`
+
+const examples = `
+Examples:
+  export -to ply 'sim/snow.####.prt' 'ply/snow.####.ply'
+  export -to ply -ascii -color Velocity -normals sim/snow.0042.prt snow42.ply
+  export -to vdb -velocity 'sim/snow.####.prt' 'vdb/snow.####.vdb'        (Blender, Houdini)
+  export -to vdb -voxel 0.005 -filter 2 -half density 'sim/snow.####.prt' 'vdb/fine.####.vdb'
+  export -to prt -drop Mass,PlasticJ -half Velocity,Density 'sim/snow.####.prt' 'krakatoa/snow.####.prt'
+  export -to prt -rename PlasticJ=Hardening -color PlasticJ -colormap ice in.prt out.prt
+  export -to png -color Velocity 'sim/snow.####.prt' 'preview/snow.####.png'
+  export -to png -sheet sheet.png -gif snow.gif 'sim/snow.####.prt'
+  export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
+
+Colours (-color) come from a channel: its value, or its length for vectors
+(Velocity: speed), through -colormap over -color-range; without a range each frame
+uses its own 1st to 99th percentile, so give one for a sequence that should not
+flicker.
+`
+
+// Exit statuses: 2 for usage errors, 1 for everything else.
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// settings is what the flags say.
+type settings struct {
+	to            string
+	input, output string // output "" only for png with -sheet or -gif
+	first, last   int    // the frame range; 0, 0 for all
+	selection     string // the -frames text, for messages
+	threads       int
+
+	color      string // channel to colour by; "" for none
+	colormap   colormap.Map
+	colorRange *colormap.Range // nil: each frame's robust range
+
+	// ply
+	ascii, normals bool
+	// ply and vdb
+	velocity bool
+	props    []string // more channels: PLY properties, VDB grids
+	// vdb
+	voxel, filter, mass float64
+	// prt and vdb
+	half []string
+	// prt
+	keep, drop []string
+	rename     map[string]string
+	// png
+	view viewSettings
+}
+
+// flagModes says which -to modes a flag applies to; flags not listed apply to all.
+var flagModes = map[string]string{
+	"ascii": "ply", "normals": "ply",
+	"velocity": "ply vdb", "props": "ply vdb",
+	"voxel": "vdb", "filter": "vdb", "mass": "vdb",
+	"half": "prt vdb",
+	"keep": "prt", "drop": "prt", "rename": "prt",
+	"size": "png", "ss": "png", "azimuth": "png", "elevation": "png", "fov": "png", "eye": "png",
+	"target": "png", "radius": "png", "ground": "png", "sheet": "png", "columns": "png", "gif": "png",
+	"gif-fps": "png", "gif-width": "png",
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
+
+func run(args []string, stderr io.Writer) int {
+	s, err := parseFlags(args, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		if err.Error() != "" {
+			fmt.Fprintf(stderr, "export: %v\n", err)
+		}
+		return exitUsage
+	}
+	if err := exportAll(s, stderr); err != nil {
+		fmt.Fprintf(stderr, "export: %v\n", err)
+		return exitFailure
+	}
+	return 0
+}
+
+func parseFlags(args []string, stderr io.Writer) (*settings, error) {
+	s := &settings{}
+	fs := flag.NewFlagSet("export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt or png (required)")
+	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence")
+	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
+	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png)")
+	cmap := fs.String("colormap", "viridis", "colour `map`: "+strings.Join(colormap.Names(), ", "))
+	crange := fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame)")
+	fs.BoolVar(&s.ascii, "ascii", false, "ply: write ASCII instead of binary little-endian")
+	fs.BoolVar(&s.normals, "normals", false, "ply: add nx ny nz, the outward normal of the snow (minus the density gradient)")
+	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s)")
+	props := fs.String("props", "", "ply: more float properties; vdb: more mass-weighted grids; from these `channels` (comma-separated)")
+	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata)")
+	fs.Float64Var(&s.filter, "filter", 1, "vdb: kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb: particle mass in `kg` for files without a Mass channel")
+	half := fs.String("half", "", "prt: store these `channels` as float16; vdb: these grids (density, velocity, ...) as half floats")
+	keep := fs.String("keep", "", "prt: keep only these `channels` (default: all)")
+	drop := fs.String("drop", "", "prt: drop these `channels`")
+	rename := fs.String("rename", "", "prt: rename channels, `Old=New,...`")
+	s.view.flags(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, examples)
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	switch s.to {
+	case "ply", "vdb", "prt", "png":
+	case "":
+		fs.Usage()
+		return nil, errors.New("-to is required: ply, vdb, prt or png")
+	default:
+		return nil, fmt.Errorf("-to %q: use ply, vdb, prt or png", s.to)
+	}
+	var misplaced error
+	fs.Visit(func(f *flag.Flag) {
+		if modes, ok := flagModes[f.Name]; ok && !strings.Contains(" "+modes+" ", " "+s.to+" ") && misplaced == nil {
+			misplaced = fmt.Errorf("-%s applies to -to %s, not -to %s", f.Name, strings.ReplaceAll(modes, " ", " and "), s.to)
+		}
+	})
+	if misplaced != nil {
+		return nil, misplaced
+	}
+	wholeSequence := s.to == "png" && (s.view.sheet != "" || s.view.gif != "")
+	switch {
+	case fs.NArg() == 2:
+		s.input, s.output = fs.Arg(0), fs.Arg(1)
+	case fs.NArg() == 1 && wholeSequence:
+		s.input = fs.Arg(0)
+	default:
+		fs.Usage()
+		return nil, errors.New("")
+	}
+	if s.threads < 0 {
+		return nil, fmt.Errorf("-threads %d: must be positive", s.threads)
+	}
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
+	}
+	if *frames != "" {
+		var err error
+		if s.first, s.last, err = seq.ParseRange(*frames); err != nil {
+			return nil, fmt.Errorf("-frames %v", err)
+		}
+		s.selection = *frames
+	}
+	var err error
+	if s.colormap, err = colormap.Lookup(*cmap); err != nil {
+		return nil, fmt.Errorf("-colormap: %v", err)
+	}
+	if *crange != "" {
+		r, err := colormap.ParseRange(*crange)
+		if err != nil {
+			return nil, fmt.Errorf("-color-range: %v", err)
+		}
+		s.colorRange = &r
+	}
+	s.props, s.half, s.keep, s.drop = list(*props), list(*half), list(*keep), list(*drop)
+	if s.rename, err = parseRenames(*rename); err != nil {
+		return nil, err
+	}
+	switch {
+	case s.voxel < 0 || s.voxel != s.voxel:
+		return nil, fmt.Errorf("-voxel %g: must be positive", s.voxel)
+	case !(s.filter >= 1 && s.filter <= 8):
+		return nil, fmt.Errorf("-filter %g: must be between 1 and 8 voxels", s.filter)
+	case s.mass < 0 || s.mass != s.mass:
+		return nil, fmt.Errorf("-mass %g: must be positive", s.mass)
+	}
+	if s.to == "png" {
+		if err := s.view.check(); err != nil {
+			return nil, err
+		}
+	}
+	if s.output != "" {
+		if err := checkOutputPattern(s.output); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// list splits a comma-separated flag value, dropping empty items.
+func list(text string) []string {
+	var items []string
+	for _, item := range strings.Split(text, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			items = append(items, item)
+		}
+	}
+	return items
+}
+
+// parseRenames reads "Old=New,...".
+func parseRenames(text string) (map[string]string, error) {
+	renames := map[string]string{}
+	for _, item := range list(text) {
+		from, to, ok := strings.Cut(item, "=")
+		if !ok || from == "" || to == "" {
+			return nil, fmt.Errorf("-rename %q: use Old=New, comma-separated", item)
+		}
+		if _, dup := renames[from]; dup {
+			return nil, fmt.Errorf("-rename: %s is renamed twice", from)
+		}
+		renames[from] = to
+	}
+	return renames, nil
+}
+
+// checkOutputPattern refuses an output name whose frame placeholder is malformed.
+func checkOutputPattern(output string) error {
+	if _, _, err := seq.ParsePattern(output); err != nil {
+		return fmt.Errorf("output %s: %v", output, err)
+	}
+	return nil
+}
+
+// parseVec3 reads "x,y,z".
+func parseVec3(text string) (levelset.Vec3, error) {
+	var v levelset.Vec3
+	parts := strings.Split(text, ",")
+	if len(parts) != 3 {
+		return v, fmt.Errorf("%q: use x,y,z", text)
+	}
+	for i, p := range parts {
+		if _, err := fmt.Sscan(strings.TrimSpace(p), &v[i]); err != nil {
+			return v, fmt.Errorf("%q: use x,y,z", text)
+		}
+	}
+	if !v.IsFinite() {
+		return v, fmt.Errorf("%q: not finite", text)
+	}
+	return v, nil
+}

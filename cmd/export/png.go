@@ -1,0 +1,256 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/preview"
+	"snowtools/cmd/internal/seq"
+	"snowtools/levelset"
+)
+
+// viewSettings are the flags of -to png: the picture, the camera and the
+// whole-sequence outputs.
+type viewSettings struct {
+	size                string
+	width, height       int
+	supersample         int
+	azimuth, elevation  float64
+	fov                 float64
+	eyeText, targetText string
+	eye, target         *levelset.Vec3
+	radius              float64
+	ground              string
+	sheet, gif          string
+	columns             int
+	gifFPS              float64
+	gifWidth            int
+}
+
+func (v *viewSettings) flags(fs *flag.FlagSet) {
+	fs.StringVar(&v.size, "size", "1280x720", "png: picture size `WxH` in pixels")
+	fs.IntVar(&v.supersample, "ss", 2, "png: supersampling: `N`xN samples per pixel")
+	fs.Float64Var(&v.azimuth, "azimuth", preview.DefaultAzimuth, "png: automatic camera: `degrees` about +Y from +Z towards +X")
+	fs.Float64Var(&v.elevation, "elevation", preview.DefaultElevation, "png: automatic camera: `degrees` above the horizon")
+	fs.Float64Var(&v.fov, "fov", preview.DefaultFov, "png: vertical field of view in `degrees`")
+	fs.StringVar(&v.eyeText, "eye", "", "png: camera position `x,y,z` (default: framed from the sequence's bounds)")
+	fs.StringVar(&v.targetText, "target", "", "png: point `x,y,z` the camera looks at (default: the centre of the bounds)")
+	fs.Float64Var(&v.radius, "radius", 0, "png: particle radius in `metres` (default: half the particle spacing)")
+	fs.StringVar(&v.ground, "ground", "auto", "png: ground plane: auto (under the sequence's lowest particle), none, or a height `y`")
+	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
+	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
+	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
+	fs.Float64Var(&v.gifFPS, "gif-fps", 24, "png: GIF frame `rate`")
+	fs.IntVar(&v.gifWidth, "gif-width", 480, "png: GIF width in `pixels`")
+}
+
+// check validates the flags and parses the ones that are text.
+func (v *viewSettings) check() error {
+	w, h, ok := strings.Cut(v.size, "x")
+	var err1, err2 error
+	v.width, err1 = strconv.Atoi(w)
+	v.height, err2 = strconv.Atoi(h)
+	if !ok || err1 != nil || err2 != nil || v.width < 16 || v.height < 16 || v.width > 16384 || v.height > 16384 {
+		return fmt.Errorf("-size %q: use WxH, 16 to 16384 pixels each", v.size)
+	}
+	switch {
+	case v.supersample < 1 || v.supersample > 8:
+		return fmt.Errorf("-ss %d: use 1 to 8", v.supersample)
+	case !(v.fov > 0 && v.fov < 180):
+		return fmt.Errorf("-fov %g: use 0 to 180 degrees", v.fov)
+	case v.radius < 0 || math.IsNaN(v.radius):
+		return fmt.Errorf("-radius %g: must be positive", v.radius)
+	case v.columns < 1:
+		return fmt.Errorf("-columns %d: must be at least 1", v.columns)
+	case !(v.gifFPS > 0 && v.gifFPS <= 100):
+		return fmt.Errorf("-gif-fps %g: use 0 to 100", v.gifFPS)
+	case v.gifWidth < 16 || v.gifWidth > 4096:
+		return fmt.Errorf("-gif-width %d: use 16 to 4096", v.gifWidth)
+	}
+	if v.ground != "auto" && v.ground != "none" {
+		if _, err := strconv.ParseFloat(v.ground, 64); err != nil {
+			return fmt.Errorf("-ground %q: use auto, none or a height", v.ground)
+		}
+	}
+	for _, p := range []struct {
+		text string
+		dst  **levelset.Vec3
+		name string
+	}{{v.eyeText, &v.eye, "-eye"}, {v.targetText, &v.target, "-target"}} {
+		if p.text == "" {
+			continue
+		}
+		vec, err := parseVec3(p.text)
+		if err != nil {
+			return fmt.Errorf("%s %v", p.name, err)
+		}
+		*p.dst = &vec
+	}
+	return nil
+}
+
+// pngConverter renders every frame with one camera, so that a sequence does not
+// jump, and keeps small copies for the contact sheet and the GIF.
+type pngConverter struct {
+	s      *settings
+	camera preview.Camera
+	opt    preview.Options
+	radius float32
+
+	sheet  []image.Image // by job index
+	gif    []image.Image
+	labels []string
+}
+
+// sheetCellWidth is the width of a contact sheet's pictures.
+const sheetCellWidth = 320
+
+func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
+	v := &s.view
+	c := &pngConverter{s: s}
+	// The whole sequence's bounds, not just the selected frames', so that runs split
+	// over several machines frame the same.
+	all, err := seq.Find(s.input)
+	if err != nil {
+		return nil, err
+	}
+	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := lo.Scale(-1)
+	for _, f := range all {
+		flo, fhi, n, err := fileBounds(f.Path)
+		if err != nil {
+			return nil, fmt.Errorf("frame %d (%s): %v", f.Number, f.Path, err)
+		}
+		if n > 0 {
+			lo, hi = lo.Min(levelset.Vec3(flo)), hi.Max(levelset.Vec3(fhi))
+		}
+	}
+	if c.radius, err = particleRadius(s, jobs[0].in.Path); err != nil {
+		return nil, err
+	}
+	aspect := float64(v.width) / float64(v.height)
+	c.camera = preview.Frame(lo, hi, aspect, v.azimuth, v.elevation, v.fov)
+	if v.target != nil {
+		c.camera.Target = *v.target
+	}
+	if v.eye != nil {
+		c.camera.Eye = *v.eye
+	}
+	c.opt = preview.Options{Width: v.width, Height: v.height, Supersample: v.supersample, Ground: preview.GroundAt}
+	switch v.ground {
+	case "none":
+		c.opt.Ground = preview.GroundNone
+	case "auto":
+		c.opt.GroundHeight = lo[1] - float64(c.radius)
+		if math.IsInf(lo[1], 0) {
+			c.opt.Ground = preview.GroundAuto
+		}
+	default:
+		c.opt.GroundHeight, _ = strconv.ParseFloat(v.ground, 64)
+	}
+	c.sheet = make([]image.Image, len(jobs))
+	c.gif = make([]image.Image, len(jobs))
+	c.labels = make([]string, len(jobs))
+	return c, nil
+}
+
+// particleRadius is -radius, or half the particle spacing of the first frame: the cube
+// root of a particle's volume m/rho (from the Mass and PhysicalDensity channels snowsim
+// writes), else of h^3/8 (eight particles per cell, snowsim's default).
+func particleRadius(s *settings, path string) (float32, error) {
+	if s.view.radius > 0 {
+		return float32(s.view.radius), nil
+	}
+	f, err := readFrame(path)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", path, err)
+	}
+	m, errM := f.floats("Mass", 1)
+	rho, errR := f.floats("PhysicalDensity", 1)
+	if errM == nil && errR == nil && f.Len() > 0 {
+		vols := make([]float64, 0, len(m))
+		for i := range m {
+			if rho[i] > 0 && m[i] > 0 {
+				vols = append(vols, float64(m[i]/rho[i]))
+			}
+		}
+		if len(vols) > 0 {
+			slices.Sort(vols)
+			return float32(0.5 * math.Cbrt(vols[len(vols)/2])), nil
+		}
+	}
+	if h, ok := f.gridSpacing(); ok {
+		return float32(0.5 * h / 2), nil
+	}
+	return 0, fmt.Errorf("%s: no Mass and PhysicalDensity channels nor GridSpacing to size the particles: give -radius", path)
+}
+
+func (c *pngConverter) convert(j job, threads int) result {
+	f, err := readFrame(j.in.Path)
+	if err != nil {
+		return result{err: err}
+	}
+	pos, err := f.positions()
+	if err != nil {
+		return result{err: err}
+	}
+	rgb, err := c.s.colors(f)
+	if err != nil {
+		return result{err: err}
+	}
+	pts := preview.Points{Pos: pos, Color: rgb, Radius: c.radius}
+	opt := c.opt
+	opt.Workers = threads
+	var size int64
+	if j.out != "" {
+		img := preview.Render(pts, c.camera, opt)
+		if size, err = writeOutput(j.out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+			return result{err: err}
+		}
+	}
+	// The small pictures are rendered at their own size rather than shrunk: the
+	// supersampling then filters them as well as the full one.
+	small := func(width int) image.Image {
+		o := opt
+		o.Width, o.Height = width, max(1, width*opt.Height/opt.Width)
+		return preview.Render(pts, c.camera, o)
+	}
+	var cell, gifFrame image.Image
+	if c.s.view.sheet != "" {
+		cell = small(sheetCellWidth)
+	}
+	if c.s.view.gif != "" {
+		gifFrame = small(c.s.view.gifWidth)
+	}
+	// Each job has its own index, so concurrent conversions never write the same slot.
+	c.labels[j.index] = fmt.Sprintf("frame %d", j.in.Number)
+	c.sheet[j.index], c.gif[j.index] = cell, gifFrame
+	return result{particles: f.Len(), bytes: size}
+}
+
+func (c *pngConverter) finish(log io.Writer) error {
+	v := &c.s.view
+	if v.sheet != "" {
+		sheet := preview.ContactSheet(c.sheet, c.labels, min(v.columns, len(c.sheet)))
+		if err := cli.WriteFileAtomic(v.sheet, func(w io.Writer) error { return png.Encode(w, sheet) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "export: contact sheet of %d frames -> %s\n", len(c.sheet), v.sheet)
+	}
+	if v.gif != "" {
+		delay := max(1, int(math.Round(100/v.gifFPS)))
+		if err := cli.WriteFileAtomic(v.gif, func(w io.Writer) error { return preview.WriteGIF(w, c.gif, delay) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "export: animated GIF of %d frames at %g fps -> %s\n", len(c.gif), 100/float64(delay), v.gif)
+	}
+	return nil
+}

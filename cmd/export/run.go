@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/seq"
+)
+
+// A job is one frame to convert.
+type job struct {
+	index int // in the selection
+	in    seq.Frame
+	out   string // "" when only the whole-sequence outputs want the frame
+}
+
+// A result is what converting a frame gave.
+type result struct {
+	particles int
+	bytes     int64 // written
+	err       error
+}
+
+// A converter turns one frame into its output; threads is its share of the workers.
+// Converters run concurrently on different frames.
+type converter interface {
+	convert(j job, threads int) result
+	// finish writes what needs every frame (a contact sheet, a GIF), after all frames.
+	finish(log io.Writer) error
+}
+
+// exportAll converts every selected frame, several at a time, and reports progress
+// and a summary. It stops at the first failure; frames written before it stay valid.
+func exportAll(s *settings, log io.Writer) error {
+	jobs, err := selectFrames(s)
+	if err != nil {
+		return err
+	}
+	if s.output != "" {
+		if err := os.MkdirAll(filepath.Dir(s.output), 0o755); err != nil {
+			return err
+		}
+	}
+	conv, err := newConverter(s, jobs)
+	if err != nil {
+		return err
+	}
+	// Frames in parallel, each with its share of the threads: whole frames parallelise
+	// perfectly (reading, compressing and writing included), so every worker gets a
+	// frame of its own when there are enough of them.
+	parallel := min(s.threads, len(jobs))
+	inner := max(1, s.threads/parallel)
+
+	start := time.Now()
+	todo := make(chan job)
+	done := make(chan struct {
+		job
+		result
+	})
+	var wg sync.WaitGroup
+	for w := 0; w < parallel; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range todo {
+				done <- struct {
+					job
+					result
+				}{j, conv.convert(j, inner)}
+			}
+		}()
+	}
+	stop := make(chan struct{}) // closed at the first failure: start no more frames
+	go func() {
+		defer close(todo)
+		for _, j := range jobs {
+			select {
+			case todo <- j:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(done) }()
+
+	progress := cli.NewProgress(log)
+	var particles, written int64
+	var failed error
+	finished := 0
+	for d := range done {
+		if d.err != nil {
+			if failed == nil {
+				failed = fmt.Errorf("frame %d (%s): %v", d.in.Number, d.in.Path, d.err)
+				close(stop)
+			}
+			continue
+		}
+		finished++
+		particles += int64(d.particles)
+		written += d.bytes
+		elapsed := time.Since(start)
+		eta := time.Duration(float64(elapsed) / float64(finished) * float64(len(jobs)-finished))
+		progress.Update(fmt.Sprintf("frame %d  %d/%d  %d particles  elapsed %s  ETA %s",
+			d.in.Number, finished, len(jobs), d.particles, cli.Duration(elapsed), cli.Duration(eta)))
+	}
+	progress.Done()
+	if failed != nil {
+		return fmt.Errorf("%v (%d other frames were written and are complete)", failed, finished)
+	}
+	if err := conv.finish(log); err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	fmt.Fprintf(log, "export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame, %.1f MB written\n",
+		len(jobs), jobs[0].in.Number, jobs[len(jobs)-1].in.Number, s.to, wall, wall/float64(len(jobs)),
+		float64(particles)/float64(len(jobs)), float64(written)/1e6)
+	return nil
+}
+
+// selectFrames finds the input frames in the -frames range and names their outputs.
+func selectFrames(s *settings) ([]job, error) {
+	frames, err := seq.Find(s.input)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []job
+	for _, f := range frames {
+		if s.selection != "" && (f.Number < s.first || f.Number > s.last) {
+			continue
+		}
+		jobs = append(jobs, job{index: len(jobs), in: f})
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("%s: no frame in -frames %s (the sequence has frames %d-%d)",
+			s.input, s.selection, frames[0].Number, frames[len(frames)-1].Number)
+	}
+	if s.output == "" {
+		return jobs, nil
+	}
+	pattern, isPattern, _ := seq.ParsePattern(s.output)
+	if !isPattern && len(jobs) > 1 {
+		return nil, fmt.Errorf("output %s names one file for %d frames: write the frame number as #### or %%04d", s.output, len(jobs))
+	}
+	for i := range jobs {
+		jobs[i].out = s.output
+		if isPattern {
+			jobs[i].out = pattern.Path(jobs[i].in.Number)
+		}
+		if same, _ := sameFile(jobs[i].out, jobs[i].in.Path); same {
+			return nil, fmt.Errorf("output %s would replace its input", jobs[i].out)
+		}
+	}
+	return jobs, nil
+}
+
+// sameFile reports whether two paths name one existing file.
+func sameFile(a, b string) (bool, error) {
+	ia, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	ib, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(ia, ib), nil
+}
+
+// newConverter returns the converter of the -to format.
+func newConverter(s *settings, jobs []job) (converter, error) {
+	switch s.to {
+	case "ply":
+		return &plyConverter{s: s}, nil
+	case "vdb":
+		return &vdbConverter{s: s}, nil
+	case "prt":
+		return &prtConverter{s: s}, nil
+	}
+	return newPNGConverter(s, jobs)
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeOutput writes a frame's file atomically and returns its size.
+func writeOutput(path string, write func(w io.Writer) error) (int64, error) {
+	var size int64
+	err := cli.WriteFileAtomic(path, func(w io.Writer) error {
+		cw := &countingWriter{w: w}
+		err := write(cw)
+		size = cw.n
+		return err
+	})
+	return size, err
+}
