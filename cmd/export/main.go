@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"snowtools/cmd/internal/colormap"
+	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset"
 )
@@ -51,8 +52,8 @@ flicker.
 
 // Exit statuses: 2 for usage errors, 1 for everything else.
 const (
-	exitFailure = 1
-	exitUsage   = 2
+	exitFailure = cli.ExitFailure
+	exitUsage   = cli.ExitUsage
 )
 
 // settings is what the flags say.
@@ -100,21 +101,9 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
-	s, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		if err.Error() != "" {
-			fmt.Fprintf(stderr, "export: %v\n", err)
-		}
-		return exitUsage
-	}
-	if err := exportAll(s, stderr); err != nil {
-		fmt.Fprintf(stderr, "export: %v\n", err)
-		return exitFailure
-	}
-	return 0
+	return cli.Run("export", stderr,
+		func() (*settings, error) { return parseFlags(args, stderr) },
+		func(s *settings) error { return exportAll(s, stderr) })
 }
 
 func parseFlags(args []string, stderr io.Writer) (*settings, error) {

@@ -184,26 +184,14 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 	return newPNGConverter(s, jobs)
 }
 
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
 // writeOutput writes a frame's file atomically and returns its size.
 func writeOutput(path string, write func(w io.Writer) error) (int64, error) {
-	var size int64
-	err := cli.WriteFileAtomic(path, func(w io.Writer) error {
-		cw := &countingWriter{w: w}
-		err := write(cw)
-		size = cw.n
-		return err
-	})
-	return size, err
+	if err := cli.WriteFileAtomic(path, write); err != nil {
+		return 0, err
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return info.Size(), nil
 }

@@ -26,12 +26,7 @@ func (b *snowball) sums() (mass float64, momentum [3]float64) {
 
 func readVDB(t *testing.T, path string) *vdb.File {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	file, err := vdb.Read(f)
+	file, err := vdb.ReadFile(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

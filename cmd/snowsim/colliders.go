@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"sort"
 
 	"snowtools/cmd/internal/seq"
@@ -102,7 +101,7 @@ func (c *colliderFrames) keyframe(i int) (*simcore.Keyframe, error) {
 
 // readKeyframe reads the keyframe in a collider file.
 func readKeyframe(path string) (*simcore.Keyframe, error) {
-	file, err := readVDB(path)
+	file, err := vdb.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -124,16 +123,6 @@ func keyframeOf(file *vdb.File) (*simcore.Keyframe, error) {
 		kf.Velocity = v.Vec3
 	}
 	return kf, nil
-}
-
-// readVDB reads a whole VDB file.
-func readVDB(path string) (*vdb.File, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return vdb.Read(f)
 }
 
 // advanceTo runs the simulation to time t, stopping at every keyframe of the

@@ -67,7 +67,7 @@ func (k *shapeKeys) snowFromFile(key, dir string) (levelset.Shape, levelset.Boun
 // levelSet reads the level set grid of a VDB file: the grid named by the grid key,
 // else "surface" (what voxelize writes), else the file's first level set.
 func (k *shapeKeys) levelSet(key, path string) (*levelset.GridShape, error) {
-	file, err := readVDB(path)
+	file, err := vdb.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %s: %v", key, path, err)
 	}
@@ -205,7 +205,7 @@ func (ck *colliderKeys) sequence(key, pattern string, contact simcore.Surface) (
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %v", key, err)
 	}
-	first, err := readVDB(frames[0].Path)
+	first, err := vdb.ReadFile(frames[0].Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %s: %v", key, frames[0].Path, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset"
 )
@@ -44,8 +45,8 @@ gives the same files as a full run, so a long cache can be split over machines.
 
 // Exit statuses: 2 for usage errors, 1 for everything else.
 const (
-	exitFailure = 1
-	exitUsage   = 2
+	exitFailure = cli.ExitFailure
+	exitUsage   = cli.ExitUsage
 )
 
 // settings is what the flags say.
@@ -70,21 +71,9 @@ func main() {
 }
 
 func run(args []string, stderr io.Writer) int {
-	s, err := parseFlags(args, stderr)
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	if err != nil {
-		if err.Error() != "" {
-			fmt.Fprintf(stderr, "voxelize: %v\n", err)
-		}
-		return exitUsage
-	}
-	if err := voxelizeAll(s, stderr); err != nil {
-		fmt.Fprintf(stderr, "voxelize: %v\n", err)
-		return exitFailure
-	}
-	return 0
+	return cli.Run("voxelize", stderr,
+		func() (*settings, error) { return parseFlags(args, stderr) },
+		func(s *settings) error { return voxelizeAll(s, stderr) })
 }
 
 func parseFlags(args []string, stderr io.Writer) (*settings, error) {

@@ -41,12 +41,7 @@ func runVoxelize(t *testing.T, args ...string) (int, string) {
 
 func readVDB(t *testing.T, path string) *vdb.File {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	file, err := vdb.Read(f)
+	file, err := vdb.ReadFile(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -1,8 +1,10 @@
 package vdb
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/klauspost/compress/zlib"
@@ -20,6 +22,16 @@ func Read(r io.Reader) (*File, error) {
 		return nil, d.err
 	}
 	return f, nil
+}
+
+// ReadFile reads the .vdb file at path (see Read).
+func ReadFile(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(bufio.NewReaderSize(f, 1<<20))
 }
 
 // file reads the header and every grid.
