@@ -12,8 +12,8 @@ import (
 	"runtime"
 	"strings"
 
-	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset"
 )

@@ -26,6 +26,12 @@ type result struct {
 	err       error
 }
 
+// An outcome is a converted frame.
+type outcome struct {
+	job
+	result
+}
+
 // A converter turns one frame into its output; threads is its share of the workers.
 // Converters run concurrently on different frames.
 type converter interface {
@@ -58,20 +64,14 @@ func exportAll(s *settings, log io.Writer) error {
 
 	start := time.Now()
 	todo := make(chan job)
-	done := make(chan struct {
-		job
-		result
-	})
+	done := make(chan outcome)
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range todo {
-				done <- struct {
-					job
-					result
-				}{j, conv.convert(j, inner)}
+				done <- outcome{j, conv.convert(j, inner)}
 			}
 		}()
 	}
