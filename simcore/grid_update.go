@@ -9,7 +9,8 @@ import (
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
 // v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
 // v_i* = v_i^n + dt (f_i / m_i + g), the grid collisions of section 8, and, for explicit
-// integration, v_i^{n+1} = v_i*. A node tests for collision where its velocity would
+// integration, v_i^{n+1} = v_i*; the semi-implicit one takes v* from here, with the
+// nodes that collided marked fixed. A node tests for collision where its velocity would
 // carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
 func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
@@ -46,6 +47,9 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 					vNew := collide(inReach(near, s.colliders, vStar, dt, h), x, vStar, dt, t1)
 					n.mv = vNew
 					n.f = vNew.Sub(vOld)
+					if s.semiImplicit() && vNew != vStar {
+						s.implicit.fixed[bi*blockNodes+(a*blockWidth+b)*blockWidth+cc] = true // projected out of (9)
+					}
 				}
 			}
 		}

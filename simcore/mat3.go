@@ -45,6 +45,14 @@ func (a Mat3) Det() float64 {
 	return a[0]*(a[4]*a[8]-a[5]*a[7]) - a[1]*(a[3]*a[8]-a[5]*a[6]) + a[2]*(a[3]*a[7]-a[4]*a[6])
 }
 
+// Add returns a + b.
+func (a Mat3) Add(b Mat3) Mat3 {
+	for i := range a {
+		a[i] += b[i]
+	}
+	return a
+}
+
 // Sub returns a - b.
 func (a Mat3) Sub(b Mat3) Mat3 {
 	for i := range a {

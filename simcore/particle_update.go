@@ -44,7 +44,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	invH := s.invH
 	// Copy the window's velocities into dense memory.
 	nodes := &ws.velocities
-	forWindowRows(g, s.grid.blocks, nodes, func(w *[blockWidth]nodeVelocity, n *[blockWidth]node) {
+	forWindowRows(g, nodes, s.grid.nodeRows(), func(w *[blockWidth]nodeVelocity, n *[blockWidth]node) {
 		for c := range w {
 			w[c] = nodeVelocity{n[c].mv, n[c].f}
 		}

@@ -25,6 +25,14 @@ type Config struct {
 	MinDt     float64         // a step this short means the state went bad (s)
 	Threads   int             // worker goroutines; 0 means GOMAXPROCS
 	Colliders []Collider      // collision bodies besides the walls
+
+	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
+	// 1/2 trapezoidal, 1 backward Euler), solved by conjugate residuals to the relative
+	// residual SolverTolerance or SolverMaxIterations iterations.
+	Integrator          Integrator
+	Beta                float64
+	SolverTolerance     float64
+	SolverMaxIterations int
 }
 
 // DefaultConfig returns the settings of the paper where it gives them (alpha = 0.95,
@@ -39,6 +47,11 @@ func DefaultConfig() Config {
 		CFL:       0.5,
 		MaxDt:     1e-3,
 		MinDt:     1e-8,
+
+		Integrator:          Explicit,
+		Beta:                1,
+		SolverTolerance:     1e-4,
+		SolverMaxIterations: 100,
 	}
 }
 
@@ -59,6 +72,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("threads = %d: must be >= 0", c.Threads)
 	case !c.Gravity.IsFinite():
 		return fmt.Errorf("gravity %v: must be finite", c.Gravity)
+	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
+		return fmt.Errorf("integrator %d: unknown", c.Integrator)
+	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
+		return fmt.Errorf("beta = %g: must be in [0, 1]", c.Beta)
+	case c.Integrator == SemiImplicit && !(c.SolverTolerance > 0 && c.SolverTolerance < 1):
+		return fmt.Errorf("solver tolerance = %g: must be in (0, 1)", c.SolverTolerance)
+	case c.Integrator == SemiImplicit && c.SolverMaxIterations < 1:
+		return fmt.Errorf("solver iterations = %d: must be at least 1", c.SolverMaxIterations)
 	}
 	s := c.Domain.Size()
 	for a := 0; a < 3; a++ {
@@ -87,6 +108,7 @@ type Sim struct {
 	work         []workerScratch
 
 	maxSpeed, maxWaveSpeed float64 // from the last step, for the next time step
+	implicit               implicitState
 }
 
 // workerScratch is one worker's private memory.
@@ -94,7 +116,9 @@ type workerScratch struct {
 	window     window[node]         // a particle block's 2x2x2 node blocks, for the scatter
 	velocities window[nodeVelocity] // the same nodes' velocities, for the gather
 	stats      stepStats
-	near       []Collider // the colliders within reach of the current block
+	near       []Collider   // the colliders within reach of the current block
+	vecIn      window[Vec3] // the semi-implicit solve's gather
+	vecOut     window[Vec3] // and scatter
 }
 
 // stepStats gathers per-worker results of the particle update.
@@ -133,11 +157,16 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 var ErrUnstable = errors.New("simulation became unstable")
 
 // StableDt returns the time step for the current state: the CFL fraction of a cell
-// divided by the fastest signal, which is the particle speed plus the elastic wave speed
-// sqrt((lambda + 2 mu)/rho) of the hardened material, capped by MaxDt.
+// divided by the fastest signal, capped by MaxDt. For the explicit integrator the signal
+// is the particle speed plus the elastic wave speed sqrt((lambda + 2 mu)/rho) of the
+// hardened material; the semi-implicit one is stable beyond the elastic limit
+// (section 6.1), so only the particles' motion bounds its step.
 func (s *Sim) StableDt() float64 {
 	s.Prepare() // the wave speed needs rho_p^0
 	signal := s.maxSpeed + s.maxWaveSpeed
+	if s.semiImplicit() {
+		signal = s.maxSpeed
+	}
 	if signal == 0 {
 		return s.MaxDt
 	}

@@ -1,7 +1,7 @@
 package simcore
 
-// Step advances the simulation by dt with the full method of section 4.1 (explicit
-// integration, beta = 0). The stages, in the paper's numbering:
+// Step advances the simulation by dt with the full method of section 4.1. The stages,
+// in the paper's numbering:
 //
 //  1. rasterize mass and momentum to the grid (normalized weights: momentum is conserved);
 //  2. first step only: particle densities rho_p^0 and volumes V_p^0 from the grid mass;
@@ -9,7 +9,7 @@ package simcore
 //     Lamé parameters of equation (2);
 //  4. grid velocities v* by equation (10) plus gravity;
 //  5. grid-based body collisions (section 8);
-//  6. explicit integration: v^{n+1} = v*;
+//  6. v^{n+1} = v* (explicit), or the solution of equation (9) (semi-implicit);
 //  7. F_E update and plasticity (section 7, equations 11-12);
 //  8. PIC/FLIP blend of particle velocities;
 //  9. particle-based body collisions (section 8);
@@ -24,7 +24,16 @@ func (s *Sim) Step(dt float64) error {
 	if !s.volumesKnown {
 		s.gatherVolumes() // 2
 	}
-	s.updateGrid(dt, t1)                              // 4, 5, 6
+	if s.semiImplicit() {
+		s.implicit.resizeNodes(len(s.grid.blocks) * blockNodes)
+		s.linearise() // the Hessian of (9) at F_E^n
+	}
+	s.updateGrid(dt, t1) // 4, 5, and 6 when explicit
+	if s.semiImplicit() {
+		if err := s.solveImplicit(dt); err != nil { // 6
+			return err
+		}
+	}
 	if err := s.updateParticles(dt, t1); err != nil { // 7, 8, 9, 10
 		return err
 	}

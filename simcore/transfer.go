@@ -23,17 +23,31 @@ func stencilOffset(base [3]int) (ox, oy, oz int) {
 }
 
 // forWindowRows calls fn for every row of four nodes along z of a window, with the
-// same nodes in the grid: win[x][y][z:z+4] and the row of a node block that holds them.
-func forWindowRows[T any](g *particleBlock, blocks []nodeBlock, win *window[T], fn func(w *[blockWidth]T, n *[blockWidth]node)) {
+// same nodes in a grid array: win[x][y][z:z+4] and the row that row(block, offset)
+// returns, offset being the row's first node within its node block. The grid's node
+// blocks (nodeRows) and per-node vectors (vectorRows) are such arrays.
+func forWindowRows[T, N any](g *particleBlock, win *window[T], row func(block int32, offset int) *[blockWidth]N,
+	fn func(w *[blockWidth]T, n *[blockWidth]N)) {
 	for d := 0; d < 8; d++ {
-		blk := &blocks[g.window[d]]
+		blk := g.window[d]
 		ox, oy, oz := (d>>2)*blockWidth, ((d>>1)&1)*blockWidth, (d&1)*blockWidth
 		for a := 0; a < blockWidth; a++ {
 			for b := 0; b < blockWidth; b++ {
-				fn((*[blockWidth]T)(win[ox+a][oy+b][oz:]), (*[blockWidth]node)(blk[(a*blockWidth+b)*blockWidth:]))
+				fn((*[blockWidth]T)(win[ox+a][oy+b][oz:]), row(blk, (a*blockWidth+b)*blockWidth))
 			}
 		}
 	}
+}
+
+// nodeRows returns the row accessor of the grid's nodes for forWindowRows.
+func (g *sparseGrid) nodeRows() func(block int32, offset int) *[blockWidth]node {
+	return func(b int32, off int) *[blockWidth]node { return (*[blockWidth]node)(g.blocks[b][off:]) }
+}
+
+// vectorRows returns the row accessor for forWindowRows of a vector with one value per
+// grid node, node n of block b at b*blockNodes + n.
+func vectorRows(v []Vec3) func(block int32, offset int) *[blockWidth]Vec3 {
+	return func(b int32, off int) *[blockWidth]Vec3 { return (*[blockWidth]Vec3)(v[int(b)*blockNodes+off:]) }
 }
 
 // rasterize is stages 1 and 3 in one pass over the particles: mass m_i = sum_p m_p w_ip,
@@ -118,7 +132,7 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour
 	// have disjoint windows, so no other worker touches these nodes now.
-	forWindowRows(g, s.grid.blocks, win, func(src, dst *[blockWidth]node) {
+	forWindowRows(g, win, s.grid.nodeRows(), func(src, dst *[blockWidth]node) {
 		for c := range src {
 			dst[c].mass += src[c].mass
 			dst[c].mv = dst[c].mv.Add(src[c].mv)
@@ -149,7 +163,7 @@ func (s *Sim) gatherVolumes() {
 	levelset.ParallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
 		g := &s.bins.blocks[k]
 		win := &s.work[w].window
-		forWindowRows(g, s.grid.blocks, win, func(w, n *[blockWidth]node) {
+		forWindowRows(g, win, s.grid.nodeRows(), func(w, n *[blockWidth]node) {
 			for c := range w {
 				w[c].mass = n[c].mass
 			}

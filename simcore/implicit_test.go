@@ -1,0 +1,282 @@
+package simcore
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"snowtools/levelset"
+)
+
+// firstPiola is P = dPsi/dF for equation (1), written independently of hessian.go:
+// 2 mu (F - R) + lambda (J - 1) J F^-T, with J F^-T from the inverse.
+func firstPiola(f Mat3, mu, lambda float64) Mat3 {
+	r, _ := Polar3(f)
+	j := f.Det()
+	inv := inverse3(f)
+	var p Mat3
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			p[3*a+b] = 2*mu*(f[3*a+b]-r[3*a+b]) + lambda*(j-1)*j*inv[3*b+a]
+		}
+	}
+	return p
+}
+
+func inverse3(a Mat3) Mat3 {
+	d := a.Det()
+	return Mat3{
+		(a[4]*a[8] - a[5]*a[7]) / d, (a[2]*a[7] - a[1]*a[8]) / d, (a[1]*a[5] - a[2]*a[4]) / d,
+		(a[5]*a[6] - a[3]*a[8]) / d, (a[0]*a[8] - a[2]*a[6]) / d, (a[2]*a[3] - a[0]*a[5]) / d,
+		(a[3]*a[7] - a[4]*a[6]) / d, (a[1]*a[6] - a[0]*a[7]) / d, (a[0]*a[4] - a[1]*a[3]) / d,
+	}
+}
+
+// randomRotation returns a rotation from a random unit quaternion.
+func randomRotation(rng *rand.Rand) Mat3 {
+	q := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+	n := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
+	w, x, y, z := q[0]/n, q[1]/n, q[2]/n, q[3]/n
+	return Mat3{
+		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
+		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
+		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
+	}
+}
+
+// testGradients returns deformation gradients U diag(s) V^T of the kinds the solver
+// meets and the harder ones: near identity, compressed and stretched to the plastic
+// limits, and near-inverted (a singular value of 0.05).
+func testGradients(rng *rand.Rand) []Mat3 {
+	var fs []Mat3
+	for _, s := range []Vec3{{1, 1, 1}, {1.001, 0.998, 0.9995}, {0.975, 0.98, 1.0075}, {1.2, 0.7, 0.9}, {0.05, 1, 1.1}, {0.3, 0.06, 2}} {
+		for k := 0; k < 4; k++ {
+			fs = append(fs, randomRotation(rng).Mul(Diag(s)).Mul(randomRotation(rng)))
+		}
+	}
+	return fs
+}
+
+// dP along dF matches central differences of P, for the fixed-corotated energy with
+// plain and strongly hardened Lamé parameters.
+func TestStressDiffMatchesFiniteDifferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	mu0, lambda0 := DefaultMaterial.Lame()
+	worst := 0.0
+	for _, harden := range []float64{1, math.Exp(10 * 0.4)} { // xi = 10, J_P = 0.6
+		mu, lambda := mu0*harden, lambda0*harden
+		for _, f := range testGradients(rng) {
+			var hp hessianParticle
+			hp.set(&f, mu, lambda, 1)
+			for k := 0; k < 5; k++ {
+				var df Mat3
+				for i := range df {
+					df[i] = rng.NormFloat64()
+				}
+				got := hp.stressDiff(&df)
+				const eps = 1e-6
+				plus := firstPiola(f.Add(df.Scale(eps)), mu, lambda)
+				minus := firstPiola(f.Sub(df.Scale(eps)), mu, lambda)
+				want := plus.Sub(minus).Scale(1 / (2 * eps))
+				err := got.Sub(want).FrobeniusNorm() / want.FrobeniusNorm()
+				worst = max(worst, err)
+				if err > 1e-5 {
+					t.Fatalf("F = %v, hardening %.0f: dP relative error %.2g", f, harden, err)
+				}
+			}
+		}
+	}
+	t.Logf("worst relative error of dP against finite differences: %.2g", worst)
+}
+
+// hessianScene is a block of snow with random elastic deformations and hardening, its
+// grid built for a step (stages 1-3), ready for the Hessian.
+func hessianScene(t *testing.T, seed uint64) *Sim {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.H = 0.05
+	cfg.Integrator = SemiImplicit
+	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}
+	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, Vec3{})
+	rng := rand.New(rand.NewPCG(seed, 3))
+	fs := testGradients(rng)
+	for i := range s.P.X {
+		s.P.FE[i] = Mat3fOf(fs[rng.IntN(len(fs))])
+		s.P.JP[i] = float32(0.6 + 0.6*rng.Float64()) // hardened (0.6) to softened (1.2)
+	}
+	s.Prepare()
+	s.binParticles()
+	s.rasterize()
+	s.implicit.resizeNodes(len(s.grid.blocks) * blockNodes)
+	s.linearise()
+	return s
+}
+
+// nodeIndex returns the solver's vector index of grid node n.
+func (s *Sim) nodeIndex(n [3]int) (int, bool) {
+	b, ok := s.grid.index[blockKey(blockOf(n))]
+	if !ok {
+		return 0, false
+	}
+	a, bb, c := n[0]&(blockWidth-1), n[1]&(blockWidth-1), n[2]&(blockWidth-1)
+	return int(b)*blockNodes + (a*blockWidth+bb)*blockWidth + c, true
+}
+
+// elasticForces is equation (5) with the grid nodes moved to x_i + du_i, computed
+// directly (B-spline weights from BSpline, P from firstPiola): f_i = -sum_p V_p^0
+// P(F^_Ep) (F_Ep^n)^T grad w_ip with F^_Ep = (I + sum_j du_j grad w_jp^T) F_Ep^n.
+func elasticForces(s *Sim, du []Vec3) []Vec3 {
+	p := s.P
+	f := make([]Vec3, len(du))
+	h := s.H
+	for i := range p.X {
+		base := stencilBase(p.X[i], s.invH)
+		type nodeGrad struct {
+			idx  int
+			grad Vec3
+		}
+		var nodes []nodeGrad
+		for a := 0; a < 4; a++ {
+			for b := 0; b < 4; b++ {
+				for c := 0; c < 4; c++ {
+					n := [3]int{base[0] + a, base[1] + b, base[2] + c}
+					d := [3]float64{}
+					for k := range d {
+						d[k] = p.X[i][k]/h - float64(n[k])
+					}
+					g := Vec3{
+						BSplineSlope(d[0]) * BSpline(d[1]) * BSpline(d[2]) / h,
+						BSpline(d[0]) * BSplineSlope(d[1]) * BSpline(d[2]) / h,
+						BSpline(d[0]) * BSpline(d[1]) * BSplineSlope(d[2]) / h,
+					}
+					idx, ok := s.nodeIndex(n)
+					if !ok {
+						panic("stencil node outside the grid")
+					}
+					nodes = append(nodes, nodeGrad{idx, g})
+				}
+			}
+		}
+		fe := p.FE[i].Mat3()
+		grad := Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
+		for _, n := range nodes {
+			grad = grad.Add(Outer(du[n.idx], n.grad))
+		}
+		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
+		stress := firstPiola(grad.Mul(fe), mu, lambda).Mul(fe.T()).Scale(float64(p.Vol0[i]))
+		for _, n := range nodes {
+			f[n.idx] = f[n.idx].Sub(stress.MulVec(n.grad))
+		}
+	}
+	return f
+}
+
+// The Hessian action of equations (7)-(8) is minus the derivative of the grid forces
+// along the increment: H du = -(f(eps du) - f(-eps du)) / (2 eps), for random increments
+// over particles with random, near-inverted and hardened deformations.
+func TestHessianMatchesGridForces(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		s := hessianScene(t, seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		du := make([]Vec3, len(s.implicit.x))
+		for i := range du {
+			du[i] = Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(s.H)
+		}
+		hu := make([]Vec3, len(du))
+		s.applyHessian(du, hu)
+		const eps = 1e-5
+		scaled := func(e float64) []Vec3 {
+			v := make([]Vec3, len(du))
+			for i := range du {
+				v[i] = du[i].Scale(e)
+			}
+			return v
+		}
+		plus, minus := elasticForces(s, scaled(eps)), elasticForces(s, scaled(-eps))
+		var diff, norm float64
+		for i := range hu {
+			fd := minus[i].Sub(plus[i]).Scale(1 / (2 * eps))
+			diff += fd.Sub(hu[i]).Dot(fd.Sub(hu[i]))
+			norm += fd.Dot(fd)
+		}
+		rel := math.Sqrt(diff / norm)
+		t.Logf("seed %d: %d particles, |H du - finite differences| / |finite differences| = %.2g", seed, s.P.Len(), rel)
+		if rel > 1e-5 {
+			t.Errorf("seed %d: relative error %.2g, want below 1e-5", seed, rel)
+		}
+	}
+}
+
+// The system of (9) is symmetric in the mass inner product, and conjugate residuals
+// solve it.
+func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
+	s := hessianScene(t, 4)
+	st := &s.implicit
+	rng := rand.New(rand.NewPCG(4, 4))
+	random := func() []Vec3 {
+		v := make([]Vec3, len(st.x))
+		for i := range v {
+			v[i] = Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+		}
+		return v
+	}
+	mass := make([]float64, len(st.x))
+	for b := range s.grid.blocks {
+		for k := range s.grid.blocks[b] {
+			mass[b*blockNodes+k] = s.grid.blocks[b][k].mass
+		}
+	}
+	dt := 1e-3
+	apply := func(u []Vec3) []Vec3 { // u + dt^2 M^-1 H u
+		out := make([]Vec3, len(u))
+		s.applyHessian(u, out)
+		for i := range out {
+			if mass[i] > 0 {
+				out[i] = u[i].Add(out[i].Scale(dt * dt / mass[i]))
+			} else {
+				out[i] = Vec3{}
+			}
+		}
+		return out
+	}
+	dotM := func(u, v []Vec3) float64 {
+		sum := 0.0
+		for i := range u {
+			sum += mass[i] * u[i].Dot(v[i])
+		}
+		return sum
+	}
+	u, v := random(), random()
+	uAv, vAu := dotM(u, apply(v)), dotM(v, apply(u))
+	if rel := math.Abs(uAv-vAu) / math.Abs(uAv); rel > 1e-10 {
+		t.Errorf("<u, A v>_M = %.12g but <v, A u>_M = %.12g (relative %.2g)", uAv, vAu, rel)
+	}
+
+	// Solve A x = b through the grid, as a step does.
+	b := random()
+	for bi := range s.grid.blocks {
+		for k := range s.grid.blocks[bi] {
+			s.grid.blocks[bi][k].mv = b[bi*blockNodes+k]
+			s.grid.blocks[bi][k].f = Vec3{}
+		}
+	}
+	s.Beta, s.SolverTolerance, s.SolverMaxIterations = 1, 1e-8, 500
+	if err := s.solveImplicit(dt); err != nil {
+		t.Fatal(err)
+	}
+	iterations, residual := s.LastSolve()
+	x := append([]Vec3(nil), st.x...)
+	ax := apply(x)
+	var rr, bb float64
+	for i := range ax {
+		if mass[i] > 0 {
+			r := b[i].Sub(ax[i])
+			rr += mass[i] * r.Dot(r)
+			bb += mass[i] * b[i].Dot(b[i])
+		}
+	}
+	t.Logf("conjugate residuals: %d iterations to %.2g (true residual %.2g)", iterations, residual, math.Sqrt(rr/bb))
+	if residual > 1e-8 || math.Sqrt(rr/bb) > 1e-7 {
+		t.Errorf("solve stopped at residual %.2g after %d iterations (true residual %.2g)", residual, iterations, math.Sqrt(rr/bb))
+	}
+}
