@@ -39,6 +39,7 @@ type implicitState struct {
 	mass               []float64 // m_i; 0 for nodes without mass and for fixed nodes
 	fixed              []bool    // set by the grid collisions
 	x, r, p, ar, ap, b []Vec3
+	partial            []float64 // per-chunk sums of massDot
 
 	iterations int     // of the last solve
 	residual   float64 // its final relative residual
@@ -109,61 +110,60 @@ func (s *Sim) solveImplicit(dt float64) error {
 	// A u = u + beta dt^2 M^-1 H u on the free nodes, 0 on the others.
 	apply := func(u, out []Vec3) {
 		s.applyHessian(u, out)
-		for i := range out {
-			if m := st.mass[i]; m > 0 {
-				out[i] = u[i].Add(out[i].Scale(scale / m))
-			} else {
-				out[i] = Vec3{}
+		s.forNodes(func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if m := st.mass[i]; m > 0 {
+					out[i] = u[i].Add(out[i].Scale(scale / m))
+				} else {
+					out[i] = Vec3{}
+				}
 			}
-		}
-	}
-	dot := func(u, v []Vec3) float64 {
-		sum := 0.0
-		for i, m := range st.mass {
-			if m > 0 {
-				sum += m * (u[i][0]*v[i][0] + u[i][1]*v[i][1] + u[i][2]*v[i][2])
-			}
-		}
-		return sum
+		})
 	}
 	// Conjugate residuals from x = v*: r = b - A x, p = r, Ap = Ar.
 	apply(st.x, st.ar)
-	for i := range st.r {
-		if st.mass[i] > 0 {
-			st.r[i] = st.b[i].Sub(st.ar[i])
-		} else {
-			st.r[i] = Vec3{}
+	s.forNodes(func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if st.mass[i] > 0 {
+				st.r[i] = st.b[i].Sub(st.ar[i])
+			} else {
+				st.r[i] = Vec3{}
+			}
 		}
-	}
+	})
 	copy(st.p, st.r)
 	apply(st.r, st.ar)
 	copy(st.ap, st.ar)
-	norm0 := math.Sqrt(dot(st.b, st.b))
-	rAr := dot(st.r, st.ar)
+	norm0 := math.Sqrt(s.massDot(st.b, st.b))
+	rAr := s.massDot(st.r, st.ar)
 	st.iterations, st.residual = 0, 0
 	if norm0 > 0 {
-		st.residual = math.Sqrt(dot(st.r, st.r)) / norm0
+		st.residual = math.Sqrt(s.massDot(st.r, st.r)) / norm0
 	}
 	for st.residual > s.SolverTolerance && st.iterations < s.SolverMaxIterations {
-		apAp := dot(st.ap, st.ap)
+		apAp := s.massDot(st.ap, st.ap)
 		if !(apAp > 0) || !(rAr != 0) {
 			break
 		}
 		alpha := rAr / apAp
-		for i := range st.x {
-			st.x[i] = st.x[i].Add(st.p[i].Scale(alpha))
-			st.r[i] = st.r[i].Sub(st.ap[i].Scale(alpha))
-		}
+		s.forNodes(func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				st.x[i] = st.x[i].Add(st.p[i].Scale(alpha))
+				st.r[i] = st.r[i].Sub(st.ap[i].Scale(alpha))
+			}
+		})
 		apply(st.r, st.ar)
-		rArNew := dot(st.r, st.ar)
+		rArNew := s.massDot(st.r, st.ar)
 		beta := rArNew / rAr
 		rAr = rArNew
-		for i := range st.p {
-			st.p[i] = st.r[i].Add(st.p[i].Scale(beta))
-			st.ap[i] = st.ar[i].Add(st.ap[i].Scale(beta))
-		}
+		s.forNodes(func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				st.p[i] = st.r[i].Add(st.p[i].Scale(beta))
+				st.ap[i] = st.ar[i].Add(st.ap[i].Scale(beta))
+			}
+		})
 		st.iterations++
-		st.residual = math.Sqrt(dot(st.r, st.r)) / norm0
+		st.residual = math.Sqrt(s.massDot(st.r, st.r)) / norm0
 	}
 	if math.IsNaN(st.residual) {
 		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, ErrUnstable)
@@ -178,6 +178,41 @@ func (s *Sim) solveImplicit(dt float64) error {
 		}
 	}
 	return nil
+}
+
+// nodeChunk is how many nodes a worker takes at a time in the solve's vector loops.
+const nodeChunk = 4096
+
+// forNodes runs body over the grid's nodes in chunks, in parallel.
+func (s *Sim) forNodes(body func(lo, hi int)) {
+	levelset.ParallelRanges(s.threads, len(s.implicit.mass), nodeChunk, func(_, lo, hi int) { body(lo, hi) })
+}
+
+// massDot returns <u, v>_M = sum_i m_i u_i . v_i over the free nodes. Each chunk's sum
+// is kept apart and the chunks are added in order, so the result does not depend on
+// the threads.
+func (s *Sim) massDot(u, v []Vec3) float64 {
+	st := &s.implicit
+	n := len(st.mass)
+	partial := st.partial[:0]
+	for lo := 0; lo < n; lo += nodeChunk {
+		partial = append(partial, 0)
+	}
+	st.partial = partial
+	s.forNodes(func(lo, hi int) {
+		sum := 0.0
+		for i := lo; i < hi; i++ {
+			if m := st.mass[i]; m > 0 {
+				sum += m * (u[i][0]*v[i][0] + u[i][1]*v[i][1] + u[i][2]*v[i][2])
+			}
+		}
+		partial[lo/nodeChunk] = sum
+	})
+	total := 0.0
+	for _, p := range partial {
+		total += p
+	}
+	return total
 }
 
 // applyHessian sets out to H u: (H u)_i = sum_p V_p^0 dP_p(dF_p) (F_Ep^n)^T grad w_ip with
@@ -226,44 +261,68 @@ func (s *Sim) applyHessian(u, out []Vec3) {
 }
 
 // windowGradient returns h grad u = sum_i u_i (h grad w_ip)^T over a particle's stencil,
-// row-major: entry (r, c) is sum_i u_i[r] (h grad w_ip)[c].
+// row-major: entry (r, c) is sum_i u_i[r] (h grad w_ip)[c]. As in interpolate, the
+// tensor-product kernel lets the sums run along z first: for each (a, b) the sums
+// Sw = sum_c u Wz[c] and Sd = sum_c u Dz[c], then (h grad w) components
+// (Dx Wy Sw, Wx Dy Sw, Wx Wy Sd), written out per component to stay in registers.
 func windowGradient(win *window[Vec3], ker *kernel, ox, oy, oz int) Mat3 {
+	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	var g Mat3
 	for a := 0; a < 4; a++ {
 		for b := 0; b < 4; b++ {
-			wab := ker.W[0][a] * ker.W[1][b]
+			row := (*[4]Vec3)(win[ox+a][oy+b][oz:])
+			u0, u1, u2, u3 := &row[0], &row[1], &row[2], &row[3]
+			swx := u0[0]*w0 + u1[0]*w1 + u2[0]*w2 + u3[0]*w3
+			swy := u0[1]*w0 + u1[1]*w1 + u2[1]*w2 + u3[1]*w3
+			swz := u0[2]*w0 + u1[2]*w1 + u2[2]*w2 + u3[2]*w3
+			sdx := u0[0]*d0 + u1[0]*d1 + u2[0]*d2 + u3[0]*d3
+			sdy := u0[1]*d0 + u1[1]*d1 + u2[1]*d2 + u3[1]*d3
+			sdz := u0[2]*d0 + u1[2]*d1 + u2[2]*d2 + u3[2]*d3
 			dab := ker.D[0][a] * ker.W[1][b]
 			adb := ker.W[0][a] * ker.D[1][b]
-			row := &win[ox+a][oy+b]
-			for c := 0; c < 4; c++ {
-				u := &row[oz+c]
-				gx, gy, gz := dab*ker.W[2][c], adb*ker.W[2][c], wab*ker.D[2][c]
-				for r := 0; r < 3; r++ {
-					g[3*r] += u[r] * gx
-					g[3*r+1] += u[r] * gy
-					g[3*r+2] += u[r] * gz
-				}
-			}
+			wab := ker.W[0][a] * ker.W[1][b]
+			g[0] += swx * dab
+			g[1] += swx * adb
+			g[2] += sdx * wab
+			g[3] += swy * dab
+			g[4] += swy * adb
+			g[5] += sdy * wab
+			g[6] += swz * dab
+			g[7] += swz * adb
+			g[8] += sdz * wab
 		}
 	}
 	return g
 }
 
-// scatterGradient adds m (h grad w_ip) to every node of a particle's stencil.
+// scatterGradient adds m (h grad w_ip) to every node of a particle's stencil. With
+// h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), node (a, b, c) receives P Wz[c] + Q Dz[c]
+// with P = m (Dx Wy, Wx Dy, 0) and Q = m (0, 0, Wx Wy), fixed along z (as in rasterize).
 func scatterGradient(win *window[Vec3], ker *kernel, ox, oy, oz int, m *Mat3) {
+	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	for a := 0; a < 4; a++ {
 		for b := 0; b < 4; b++ {
-			wab := ker.W[0][a] * ker.W[1][b]
 			dab := ker.D[0][a] * ker.W[1][b]
 			adb := ker.W[0][a] * ker.D[1][b]
-			row := &win[ox+a][oy+b]
-			for c := 0; c < 4; c++ {
-				gx, gy, gz := dab*ker.W[2][c], adb*ker.W[2][c], wab*ker.D[2][c]
-				n := &row[oz+c]
-				for r := 0; r < 3; r++ {
-					n[r] += m[3*r]*gx + m[3*r+1]*gy + m[3*r+2]*gz
-				}
-			}
+			wab := ker.W[0][a] * ker.W[1][b]
+			px, py, pz := m[0]*dab+m[1]*adb, m[3]*dab+m[4]*adb, m[6]*dab+m[7]*adb
+			qx, qy, qz := m[2]*wab, m[5]*wab, m[8]*wab
+			row := (*[4]Vec3)(win[ox+a][oy+b][oz:])
+			n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
+			n0[0] += px*w0 + qx*d0
+			n1[0] += px*w1 + qx*d1
+			n2[0] += px*w2 + qx*d2
+			n3[0] += px*w3 + qx*d3
+			n0[1] += py*w0 + qy*d0
+			n1[1] += py*w1 + qy*d1
+			n2[1] += py*w2 + qy*d2
+			n3[1] += py*w3 + qy*d3
+			n0[2] += pz*w0 + qz*d0
+			n1[2] += pz*w1 + qz*d1
+			n2[2] += pz*w2 + qz*d2
+			n3[2] += pz*w3 + qz*d3
 		}
 	}
 }

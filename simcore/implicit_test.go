@@ -280,3 +280,126 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 		t.Errorf("solve stopped at residual %.2g after %d iterations (true residual %.2g)", residual, iterations, math.Sqrt(rr/bb))
 	}
 }
+
+// icySnowball is the stiff scene of the benchmark, small: a ball of icy snow
+// (E0 = 1.4e6 Pa, section 5) thrown at the ground.
+func icySnowball(t testing.TB, h, radius float64, cfg Config) *Sim {
+	cfg.H = h
+	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{6 * radius, 4 * radius, 6 * radius}}
+	m := DefaultMaterial
+	m.YoungsModulus = 1.4e6
+	m.Hardening = 15
+	p := &Particles{}
+	c := Vec3{3 * radius, 1.5 * radius, 3 * radius}
+	rr := Vec3{radius, radius, radius}
+	if _, err := Fill(p, Source{Shape: levelset.Sphere{Center: c, Radius: radius}, Bounds: levelset.Bounds{Min: c.Sub(rr), Max: c.Add(rr)},
+		Material: m, PerCell: 8, Seed: 1, Velocity: Vec3{0.5, -3, 0}}, h); err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewSim(cfg, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// kineticEnergy returns sum m v^2 / 2.
+func kineticEnergy(p *Particles) float64 {
+	e := 0.0
+	for i, v := range p.V {
+		e += 0.5 * float64(p.Mass[i]) * v.Dot(v)
+	}
+	return e
+}
+
+// With beta = 0 the semi-implicit solve returns v* and the run is the explicit one.
+func TestBetaZeroIsExplicit(t *testing.T) {
+	cfg := DefaultConfig()
+	explicit := icySnowball(t, 0.02, 0.1, cfg)
+	cfg.Integrator, cfg.Beta = SemiImplicit, 0
+	semi := icySnowball(t, 0.02, 0.1, cfg)
+	for k := 0; k < 40; k++ {
+		dt := explicit.StableDt()
+		for _, s := range []*Sim{explicit, semi} {
+			if err := s.Step(dt); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := range explicit.P.X {
+		if explicit.P.X[i] != semi.P.X[i] || explicit.P.V[i] != semi.P.V[i] {
+			t.Fatalf("particle %d: explicit at %v moving %v, beta = 0 at %v moving %v",
+				i, explicit.P.X[i], explicit.P.V[i], semi.P.X[i], semi.P.V[i])
+		}
+	}
+	if it, _ := semi.LastSolve(); it != 0 {
+		t.Errorf("beta = 0 took %d iterations", it)
+	}
+}
+
+// At dt = 0.5e-3, well beyond the explicit limit of this stiff snow, the explicit update
+// blows up and the semi-implicit one (backward Euler) stays finite with bounded energy.
+func TestSemiImplicitStableWhereExplicitIsNot(t *testing.T) {
+	const dt = 0.5e-3
+	cfg := DefaultConfig()
+	explicit := icySnowball(t, 0.01, 0.05, cfg)
+	t.Logf("explicit stable dt %.3g s; stepping both at %.3g s", explicit.StableDt(), dt)
+	cfg.Integrator = SemiImplicit
+	semi := icySnowball(t, 0.01, 0.05, cfg)
+	e0 := kineticEnergy(semi.P)
+	// Kinetic energy can grow only by the work of gravity: m g times the drop.
+	bound := e0 + semi.P.TotalMass()*9.81*semi.Domain.Size()[1]
+	var exploded error
+	steps := 100 // 50 ms: the ball reaches the ground after about 16 steps
+	if testing.Short() {
+		steps = 40
+	}
+	for k := 0; k < steps; k++ {
+		if exploded == nil {
+			if err := explicit.Step(dt); err != nil {
+				exploded = err
+			} else if kineticEnergy(explicit.P) > 10*bound {
+				exploded = errKineticEnergy
+			}
+		}
+		if err := semi.Step(dt); err != nil {
+			t.Fatalf("semi-implicit step %d: %v", k, err)
+		}
+		if e := kineticEnergy(semi.P); !(e <= bound) {
+			t.Fatalf("semi-implicit step %d: kinetic energy %.3g J above the bound %.3g J", k, e, bound)
+		}
+	}
+	it, res := semi.LastSolve()
+	t.Logf("explicit: %v; semi-implicit: %d steps, kinetic energy %.3g J (bound %.3g J), last solve %d iterations to %.1g",
+		exploded, steps, kineticEnergy(semi.P), bound, it, res)
+	if exploded == nil {
+		t.Errorf("the explicit update at dt = %g stayed stable: the scene is not stiff enough to test anything", dt)
+	}
+}
+
+var errKineticEnergy = errorString("kinetic energy exploded")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+// BenchmarkImplicitStep times semi-implicit steps of the icy snowball at dt = 0.5e-3.
+func BenchmarkImplicitStep(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Integrator = SemiImplicit
+	s := icySnowball(b, 0.01, 0.05, cfg)
+	for k := 0; k < 20; k++ {
+		if err := s.Step(0.5e-3); err != nil {
+			b.Fatal(err)
+		}
+	}
+	iterations := 0
+	for b.Loop() {
+		if err := s.Step(0.5e-3); err != nil {
+			b.Fatal(err)
+		}
+		it, _ := s.LastSolve()
+		iterations += it
+	}
+	b.ReportMetric(float64(iterations)/float64(b.N), "iterations/step")
+}
