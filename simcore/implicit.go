@@ -43,6 +43,7 @@ type implicitState struct {
 
 	iterations int     // of the last solve
 	residual   float64 // its final relative residual
+	total      int64   // iterations of every solve so far
 }
 
 // LastSolve reports the conjugate-residual iterations and the final relative residual
@@ -50,6 +51,9 @@ type implicitState struct {
 func (s *Sim) LastSolve() (iterations int, residual float64) {
 	return s.implicit.iterations, s.implicit.residual
 }
+
+// SolverIterations returns the conjugate-residual iterations of every step so far.
+func (s *Sim) SolverIterations() int64 { return s.implicit.total }
 
 // semiImplicit reports whether stage 6 solves equation (9) (with beta = 0 the solve
 // returns v* unchanged, as the explicit integrator does).
@@ -163,6 +167,7 @@ func (s *Sim) solveImplicit(dt float64) error {
 			}
 		})
 		st.iterations++
+		st.total++
 		st.residual = math.Sqrt(s.massDot(st.r, st.r)) / norm0
 	}
 	if math.IsNaN(st.residual) {

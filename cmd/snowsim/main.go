@@ -185,6 +185,7 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 	progress := cli.NewProgress(log)
 	start := time.Now()
 	var totalSteps int
+	frameIterations := sim.SolverIterations() // at the end of the previous frame
 	for f := first; f <= sc.Frames; f++ {
 		steps, err := advanceTo(sim, sc.Sequences, float64(f)/sc.FPS)
 		totalSteps += steps
@@ -206,8 +207,14 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 		done := f - first + 1
 		elapsed := time.Since(start)
 		eta := time.Duration(float64(elapsed) / float64(done) * float64(sc.Frames-f))
-		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)  %d particles  elapsed %s  ETA %s",
-			f, sc.Frames, sim.Time, totalSteps, steps, p.Len(), cli.Duration(elapsed), cli.Duration(eta)))
+		solver := ""
+		if sc.Config.Integrator == simcore.SemiImplicit && steps > 0 {
+			its := sim.SolverIterations()
+			solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-frameIterations)/float64(steps))
+			frameIterations = its
+		}
+		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
+			f, sc.Frames, sim.Time, totalSteps, steps, solver, p.Len(), cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
 	wall := time.Since(start).Seconds()

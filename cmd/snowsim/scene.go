@@ -37,6 +37,11 @@ type sceneFile struct {
 		Gravity   *[3]float64 `toml:"gravity"`
 		FlipAlpha *float64    `toml:"flip_alpha"`
 		Threads   *int        `toml:"threads"`
+		// Stage 6, section 6.1.
+		Integrator    *string  `toml:"integrator"`
+		Beta          *float64 `toml:"beta"`
+		Tolerance     *float64 `toml:"tolerance"`
+		MaxIterations *int     `toml:"max_iterations"`
 	} `toml:"solver"`
 	Output struct {
 		Dir     *string `toml:"dir"`
@@ -204,6 +209,21 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	setFloat(&cfg.FlipAlpha, f.Solver.FlipAlpha)
 	if f.Solver.Threads != nil {
 		cfg.Threads = *f.Solver.Threads
+	}
+	if in := f.Solver.Integrator; in != nil {
+		switch *in {
+		case "explicit":
+			cfg.Integrator = simcore.Explicit
+		case "semi-implicit":
+			cfg.Integrator = simcore.SemiImplicit
+		default:
+			return nil, sceneError(name, "solver.integrator", "%q: use explicit or semi-implicit", *in)
+		}
+	}
+	setFloat(&cfg.Beta, f.Solver.Beta)
+	setFloat(&cfg.SolverTolerance, f.Solver.Tolerance)
+	if f.Solver.MaxIterations != nil {
+		cfg.SolverMaxIterations = *f.Solver.MaxIterations
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

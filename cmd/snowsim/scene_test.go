@@ -54,7 +54,8 @@ func TestEveryOptionArrives(t *testing.T) {
 	c := sc.Config
 	if c.H != 0.025 || c.Walls.Mode != simcore.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
 		c.CFL != 0.5 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
-		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" {
+		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" ||
+		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-4 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
 	packing := sc.Materials["packing"]
@@ -124,6 +125,10 @@ radius = 0.2
 		{base + "[time]\nframes = 0\n", "time.frames"},
 		{base + "[time]\ncfl = 2\n", "cfl"},
 		{base + "[solver]\nflip_alpha = 1.5\n", "flip_alpha"},
+		{base + "[solver]\nintegrator = \"implicit\"\n", "solver.integrator"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "beta = 2"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\ntolerance = 0\n", "solver tolerance"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 0\n", "solver iterations"},
 		{base + "[output]\npattern = \"snow.prt\"\n", "output.pattern"},
 		{base + "[output]\npattern = \"a/snow.####.prt\"\n", "output.pattern"},
 		{"[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n", "no [[snow]]"},
