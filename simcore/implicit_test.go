@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -377,11 +378,7 @@ func TestSemiImplicitStableWhereExplicitIsNot(t *testing.T) {
 	}
 }
 
-var errKineticEnergy = errorString("kinetic energy exploded")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+var errKineticEnergy = errors.New("kinetic energy exploded")
 
 // BenchmarkStiffSnowball is the scene where the semi-implicit integrator pays: a ball
 // of icy snow (E0 = 1.4e6 Pa, xi = 15) 10 cm across on a 5 mm grid (33,500 particles)

@@ -153,7 +153,7 @@ func (s *settings) colors(f *frame) ([]uint8, error) {
 	return rgb, nil
 }
 
-// bounds returns the box of the particles of a file, from its BoundBox metadata when
+// fileBounds returns the box of the particles of a file, from its BoundBox metadata when
 // it has one (reading only the header), else from the positions.
 func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
 	file, err := os.Open(path)

@@ -86,7 +86,7 @@ func TestPLYPointCloud(t *testing.T) {
 		}
 	}
 	if outward < shell*95/100 {
-		t.Errorf("only %d of %d particles on the surface have a normal within 25 degrees of the outward radius", outward, shell)
+		t.Errorf("only %d of %d particles on the surface have a normal within 26 degrees (cos = 0.9) of the outward radius", outward, shell)
 	}
 	// The colour of a particle follows its speed on the viridis map.
 	i := 17
