@@ -22,8 +22,8 @@ package simcore
 //
 // where (tr(S) I - S) has the eigenvalues s_1 + s_2, s_1 + s_3, s_2 + s_3 > 0.
 
-// hessianParticle is what a particle's part of the Hessian needs, computed once per
-// step from F_E^n: the matrices and the scaled Lamé parameters. 288 bytes.
+// hessianParticle is what a particle's part of the Hessian needs, computed from F_E^n:
+// the matrices and the scaled Lamé parameters.
 type hessianParticle struct {
 	F, R Mat3       // F_E^n and its polar rotation
 	C    Mat3       // cofactor matrix J F^-T
@@ -112,4 +112,81 @@ func (hp *hessianParticle) stressDiff(df *Mat3) Mat3 {
 		dP[k] = hp.mu2*(df[k]-dR[k]) + hp.lam*(dJ*c[k]+hp.jm1*dC[k])
 	}
 	return dP
+}
+
+// forceDiff returns the particle's part of the Hessian action in the grid's terms:
+// for g = h grad du (the windowGradient of an increment), dF = g F / h, and the result
+// V^0 dP(dF) F^T / h is what scatterGradient spreads against h grad w.
+func (hp *hessianParticle) forceDiff(g *Mat3, invH float64) Mat3 {
+	f := &hp.F
+	var df Mat3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			df[3*i+j] = (g[3*i]*f[j] + g[3*i+1]*f[3+j] + g[3*i+2]*f[6+j]) * invH
+		}
+	}
+	dP := hp.stressDiff(&df)
+	var gm Mat3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			gm[3*i+j] = (dP[3*i]*f[3*j] + dP[3*i+1]*f[3*j+1] + dP[3*i+2]*f[3*j+2]) * invH
+		}
+	}
+	return gm
+}
+
+// stiffness is a particle's part of the Hessian as the solve uses it: the 9x9 matrix S
+// with forceDiff(g) = S g for g = h grad du read row-major. S is symmetric (it is the
+// second derivative of the particle's energy along grid increments), so it is kept as
+// its upper triangle, row by row. Applying it costs 81 multiply-adds, a third of
+// forceDiff's work, and building it costs 9 forceDiffs once per step. float32 halves
+// the memory (180 bytes per particle) and perturbs the operator far below any solver
+// tolerance, while keeping it exactly symmetric.
+type stiffness [45]float32
+
+// stiffnessOf returns the stiffness of hp: column j of S is forceDiff(e_j), symmetrized
+// against round-off.
+func stiffnessOf(hp *hessianParticle, invH float64) stiffness {
+	var cols [9]Mat3
+	for j := range cols {
+		var e Mat3
+		e[j] = 1
+		cols[j] = hp.forceDiff(&e, invH)
+	}
+	var k stiffness
+	idx := 0
+	for i := 0; i < 9; i++ {
+		for j := i; j < 9; j++ {
+			k[idx] = float32((cols[j][i] + cols[i][j]) / 2)
+			idx++
+		}
+	}
+	return k
+}
+
+// apply returns S g.
+func (k *stiffness) apply(g *Mat3) Mat3 {
+	var out Mat3
+	idx := 0
+	for i := 0; i < 9; i++ {
+		gi := g[i]
+		sum := float64(k[idx]) * gi
+		idx++
+		for j := i + 1; j < 9; j++ {
+			kij := float64(k[idx])
+			sum += kij * g[j]
+			out[j] += kij * gi
+			idx++
+		}
+		out[i] += sum
+	}
+	return out
+}
+
+// at returns S_ij.
+func (k *stiffness) at(i, j int) float64 {
+	if i > j {
+		i, j = j, i
+	}
+	return float64(k[i*9-i*(i-1)/2+j-i])
 }

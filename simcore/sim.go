@@ -50,7 +50,7 @@ func DefaultConfig() Config {
 
 		Integrator:          Explicit,
 		Beta:                1,
-		SolverTolerance:     1e-4,
+		SolverTolerance:     1e-3,
 		SolverMaxIterations: 100,
 	}
 }
