@@ -50,9 +50,10 @@ type implicitState struct {
 	x, r, z, p, kz, kp, q []Vec3
 	partial               []float64 // per-chunk sums of reduce
 
-	iterations int     // of the last solve
-	residual   float64 // its final relative residual
-	total      int64   // iterations of every solve so far
+	iterations  int     // of the last solve
+	residual    float64 // its final relative residual
+	total       int64   // iterations of every solve so far
+	unconverged int64   // solves that stopped at the iteration cap
 }
 
 // LastSolve reports the conjugate-residual iterations and the final relative residual
@@ -63,6 +64,10 @@ func (s *Sim) LastSolve() (iterations int, residual float64) {
 
 // SolverIterations returns the conjugate-residual iterations of every step so far.
 func (s *Sim) SolverIterations() int64 { return s.implicit.total }
+
+// UnconvergedSolves returns how many steps so far stopped their solve at
+// SolverMaxIterations with the residual still above SolverTolerance.
+func (s *Sim) UnconvergedSolves() int64 { return s.implicit.unconverged }
 
 // semiImplicit reports whether stage 6 solves equation (9) (with beta = 0 the solve
 // returns v* unchanged, as the explicit integrator does).
@@ -212,6 +217,9 @@ func (s *Sim) solveImplicit(dt float64) error {
 	}
 	if math.IsNaN(st.residual) {
 		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, ErrUnstable)
+	}
+	if st.residual > s.SolverTolerance {
+		st.unconverged++
 	}
 	// v^{n+1} into the nodes, and v^{n+1} - v^n = (v* - v^n) + (v^{n+1} - v*).
 	for b := range blocks {

@@ -186,6 +186,7 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 	start := time.Now()
 	var totalSteps int
 	frameIterations := sim.SolverIterations() // at the end of the previous frame
+	unconverged := sim.UnconvergedSolves()
 	for f := first; f <= sc.Frames; f++ {
 		steps, err := advanceTo(sim, sc.Sequences, float64(f)/sc.FPS)
 		totalSteps += steps
@@ -212,6 +213,14 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 			its := sim.SolverIterations()
 			solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-frameIterations)/float64(steps))
 			frameIterations = its
+		}
+		if n := sim.UnconvergedSolves(); n > unconverged {
+			progress.Done()
+			_, residual := sim.LastSolve()
+			fmt.Fprintf(log, "snowsim: warning: frame %d: %d of %d steps stopped the solve at max_iterations = %d with the residual above "+
+				"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl or max_dt\n",
+				f, n-unconverged, steps, sc.Config.SolverMaxIterations, sc.Config.SolverTolerance, residual)
+			unconverged = n
 		}
 		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
 			f, sc.Frames, sim.Time, totalSteps, steps, solver, p.Len(), cli.Duration(elapsed), cli.Duration(eta)))

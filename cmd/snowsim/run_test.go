@@ -227,3 +227,34 @@ func TestPRTRoundTrip(t *testing.T) {
 		t.Errorf("metadata: h %v rate %v coordsys %v box %v", h, rate, cs, box)
 	}
 }
+
+// A semi-implicit run reports its solver iterations per step, and warns, naming the
+// frame and the setting to change, when solves stop at max_iterations unconverged.
+func TestSemiImplicitRunReportsSolver(t *testing.T) {
+	for _, c := range []struct {
+		solver string
+		warn   bool
+	}{
+		{"[solver]\nintegrator = \"semi-implicit\"\n", false},
+		{"[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 1\ntolerance = 1e-9\n", true},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "semi.toml")
+		if err := os.WriteFile(path, append(append([]byte{}, demoScene...), "\n"+c.solver...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		args := []string{"-quality", "draft", "-frames", "2", "-o", dir, path}
+		if code := run(args, &bytes.Buffer{}, &stderr); code != 0 {
+			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
+		}
+		msg := stderr.String()
+		if !strings.Contains(msg, "solver iterations/step") {
+			t.Errorf("%q: no solver iterations in %q", c.solver, msg)
+		}
+		warned := strings.Contains(msg, "warning: frame 1:") && strings.Contains(msg, "max_iterations = 1") && strings.Contains(msg, "lower cfl or max_dt")
+		if warned != c.warn {
+			t.Errorf("%q: warned %v, want %v: %q", c.solver, warned, c.warn, msg)
+		}
+	}
+}

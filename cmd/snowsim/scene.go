@@ -27,11 +27,12 @@ type sceneFile struct {
 		WallFriction *float64    `toml:"wall_friction"`
 	} `toml:"domain"`
 	Time struct {
-		FPS    *float64 `toml:"fps"`
-		Frames *int     `toml:"frames"`
-		CFL    *float64 `toml:"cfl"`
-		MaxDt  *float64 `toml:"max_dt"`
-		MinDt  *float64 `toml:"min_dt"`
+		FPS       *float64 `toml:"fps"`
+		Frames    *int     `toml:"frames"`
+		CFL       *float64 `toml:"cfl"`
+		WaveCells *float64 `toml:"wave_cells"`
+		MaxDt     *float64 `toml:"max_dt"`
+		MinDt     *float64 `toml:"min_dt"`
 	} `toml:"time"`
 	Solver struct {
 		Gravity   *[3]float64 `toml:"gravity"`
@@ -201,6 +202,7 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		return nil, sceneError(name, "time.frames", "%d: must be >= 1", sc.Frames)
 	}
 	setFloat(&cfg.CFL, f.Time.CFL)
+	setFloat(&cfg.WaveCells, f.Time.WaveCells)
 	setFloat(&cfg.MaxDt, f.Time.MaxDt)
 	setFloat(&cfg.MinDt, f.Time.MinDt)
 	if f.Solver.Gravity != nil {
@@ -224,6 +226,9 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	setFloat(&cfg.SolverTolerance, f.Solver.Tolerance)
 	if f.Solver.MaxIterations != nil {
 		cfg.SolverMaxIterations = *f.Solver.MaxIterations
+	}
+	if cfg.Integrator == simcore.SemiImplicit && f.Time.CFL == nil {
+		cfg.CFL = simcore.SemiImplicitCFL // a CFL on particle speed alone: see the constant
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

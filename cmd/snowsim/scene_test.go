@@ -53,7 +53,7 @@ func TestEveryOptionArrives(t *testing.T) {
 	}
 	c := sc.Config
 	if c.H != 0.025 || c.Walls.Mode != simcore.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
-		c.CFL != 0.5 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
+		c.CFL != 0.5 || c.WaveCells != 14 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
 		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" ||
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
@@ -142,6 +142,35 @@ radius = 0.2
 		}
 		if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "s.toml:") {
 			t.Errorf("error %q does not name %q and the file", err, c.want)
+		}
+	}
+}
+
+// The semi-implicit integrator's step is bounded by particle speed alone, with its own
+// default CFL; a cfl the scene gives wins.
+func TestSemiImplicitCFL(t *testing.T) {
+	const scene = `
+[domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+h = 0.05
+[[snow]]
+shape = "sphere"
+center = [0.5, 0.5, 0.5]
+radius = 0.2
+[solver]
+integrator = "semi-implicit"
+`
+	for _, c := range []struct {
+		extra string
+		want  float64
+	}{{"", simcore.SemiImplicitCFL}, {"[time]\ncfl = 0.3\n", 0.3}} {
+		sc, err := parseScene("s.toml", strings.NewReader(scene+c.extra), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Config.CFL != c.want {
+			t.Errorf("%q: cfl %g, want %g", c.extra, sc.Config.CFL, c.want)
 		}
 	}
 }
