@@ -218,7 +218,7 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 			progress.Done()
 			_, residual := sim.LastSolve()
 			fmt.Fprintf(log, "snowsim: warning: frame %d: %d of %d steps stopped the solve at max_iterations = %d with the residual above "+
-				"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl or max_dt\n",
+				"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl, wave_cells or max_dt\n",
 				f, n-unconverged, steps, sc.Config.SolverMaxIterations, sc.Config.SolverTolerance, residual)
 			unconverged = n
 		}

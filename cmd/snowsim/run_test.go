@@ -252,7 +252,7 @@ func TestSemiImplicitRunReportsSolver(t *testing.T) {
 		if !strings.Contains(msg, "solver iterations/step") {
 			t.Errorf("%q: no solver iterations in %q", c.solver, msg)
 		}
-		warned := strings.Contains(msg, "warning: frame 1:") && strings.Contains(msg, "max_iterations = 1") && strings.Contains(msg, "lower cfl or max_dt")
+		warned := strings.Contains(msg, "warning: frame 1:") && strings.Contains(msg, "max_iterations = 1") && strings.Contains(msg, "lower cfl, wave_cells or max_dt")
 		if warned != c.warn {
 			t.Errorf("%q: warned %v, want %v: %q", c.solver, warned, c.warn, msg)
 		}

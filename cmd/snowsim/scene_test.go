@@ -146,8 +146,8 @@ radius = 0.2
 	}
 }
 
-// The semi-implicit integrator's step is bounded by particle speed alone, with its own
-// default CFL; a cfl the scene gives wins.
+// The semi-implicit integrator has its own default CFL (on particle speed alone); a cfl
+// the scene gives wins.
 func TestSemiImplicitCFL(t *testing.T) {
 	const scene = `
 [domain]
