@@ -92,9 +92,8 @@ func TestEveryOptionArrives(t *testing.T) {
 	}
 }
 
-// Bad scenes fail with an error that names the key.
-func TestSceneErrorsNameTheKey(t *testing.T) {
-	const base = `
+// minimalScene is the smallest valid scene: a domain and a ball of snow.
+const minimalScene = `
 [domain]
 min = [0, 0, 0]
 max = [1, 1, 1]
@@ -104,6 +103,10 @@ shape = "sphere"
 center = [0.5, 0.5, 0.5]
 radius = 0.2
 `
+
+// Bad scenes fail with an error that names the key.
+func TestSceneErrorsNameTheKey(t *testing.T) {
+	const base = minimalScene
 	cases := []struct{ scene, want string }{
 		{base + "[time]\nfsp = 24\n", "unknown key time.fsp"},
 		{base + "[[collider]]\nshape = \"plane\"\npoint = [0,0,0]\nnormal = [0,1,0]\nfrction = 1\n", "unknown key collider.frction"},
@@ -149,18 +152,7 @@ radius = 0.2
 // The semi-implicit integrator has its own default CFL (on particle speed alone); a cfl
 // the scene gives wins.
 func TestSemiImplicitCFL(t *testing.T) {
-	const scene = `
-[domain]
-min = [0, 0, 0]
-max = [1, 1, 1]
-h = 0.05
-[[snow]]
-shape = "sphere"
-center = [0.5, 0.5, 0.5]
-radius = 0.2
-[solver]
-integrator = "semi-implicit"
-`
+	const scene = minimalScene + "[solver]\nintegrator = \"semi-implicit\"\n"
 	for _, c := range []struct {
 		extra string
 		want  float64
