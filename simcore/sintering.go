@@ -1,0 +1,106 @@
+package simcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// Pressure sintering of snow, after Ye and Sugimoto (equations 2-9 of their paper): when
+// snow is pressed its density grows with the von Mises stress it carries and with the
+// external force pressing it, and with the density its Young's modulus, Poisson's ratio
+// and hardening coefficient, so that pressed snow breaks into lumps rather than powder.
+// These are the model's laws, one function per equation; the solver applies them to
+// each sintering particle between stages 3 and 4 of the step.
+
+// SinteringLaw holds the constants of the model. The paper's values (its Table 1) are
+// for 2D, with C4 and C5 per frame.
+type SinteringLaw struct {
+	MaxDensity float64 // rho_max (kg/m^3): sintering packs snow up to this, equation (6)
+	// C1 and C2 are the density's growth rates per unit of von Mises stress over
+	// relative density (1/(Pa s)) and per unit of external force (1/(N s)), equation (2).
+	C1, C2 float64
+	// C3 is the exponent of Young's modulus in relative density, equation (7); negative,
+	// so that denser snow is stiffer.
+	C3 float64
+	// C4 and C5 are the hardening coefficient's growth rates per unit of von Mises stress
+	// (1/(Pa s)) and of external force (1/(N s)), equation (9). The paper adds C4 sigma_m +
+	// C5 |b| once per frame; here they are rates, so that the result does not depend on
+	// how many steps a frame takes.
+	C4, C5 float64
+}
+
+// VonMises returns the von Mises stress of a symmetric stress s (xx, yy, zz, xy, xz,
+// yz), equations (3)-(5): sqrt(VM1 + VM2) with
+// VM1 = ((s_xx - s_yy)^2 + (s_yy - s_zz)^2 + (s_zz - s_xx)^2) / 2 and
+// VM2 = 3 (s_xy^2 + s_yz^2 + s_zx^2).
+func VonMises(s [6]float64) float64 {
+	dxy, dyz, dzx := s[0]-s[1], s[1]-s[2], s[2]-s[0]
+	vm1 := (dxy*dxy + dyz*dyz + dzx*dzx) / 2
+	vm2 := 3 * (s[3]*s[3] + s[5]*s[5] + s[4]*s[4])
+	return math.Sqrt(vm1 + vm2)
+}
+
+// Densify returns the density after a step dt, equation (2):
+// rho' = rho + dt rho (C1 sigma_m / rho_r + C2 |b|) with rho_r = rho / rho_max (6),
+// for von Mises stress sigmaM and external force magnitude force. Both terms are
+// non-negative, so density never falls; it is capped at rho_max.
+func (l *SinteringLaw) Densify(rho, sigmaM, force, dt float64) float64 {
+	rhoR := rho / l.MaxDensity
+	next := rho + dt*rho*(l.C1*sigmaM/rhoR+l.C2*force)
+	return math.Min(next, l.MaxDensity)
+}
+
+// Maxima returns E_max and nu_max of equation (8) for a particle that starts with
+// Young's modulus e0, Poisson's ratio nu0 and relative density rhoR0: the values that
+// make equation (7) give back e0 and nu0 at rhoR0, so that turning sintering on changes
+// nothing until the snow densifies. For E that is the paper's E_max = E0 / exp(C3 (1 -
+// rho_r^0)). For nu the paper prints nu_max = nu0 sqrt(rho_r^0 / (3 - rho_r^0)), which
+// makes (7) return a far smaller ratio than nu0 at rho_r^0 (0.01 for its Table 1, where
+// nu0 = 0.2); the inverse, nu0 / sqrt(rho_r^0 / (3 - 2 rho_r^0)), is what the paper's
+// "instead of manually specifying" asks for, and is used here.
+func (l *SinteringLaw) Maxima(e0, nu0, rhoR0 float64) (eMax, nuMax float64) {
+	return e0 / math.Exp(l.C3*(1-rhoR0)), nu0 / densityFactor(rhoR0)
+}
+
+// Elasticity returns Young's modulus and Poisson's ratio at relative density rhoR,
+// equation (7): E = E_max exp(C3 (1 - rho_r)), nu = nu_max sqrt(rho_r / (3 - 2 rho_r)).
+func (l *SinteringLaw) Elasticity(rhoR, eMax, nuMax float64) (e, nu float64) {
+	return eMax * math.Exp(l.C3*(1-rhoR)), nuMax * densityFactor(rhoR)
+}
+
+// densityFactor is sqrt(rho_r / (3 - 2 rho_r)), Poisson's ratio's growth with relative
+// density in equation (7): 1 at full density.
+func densityFactor(rhoR float64) float64 { return math.Sqrt(rhoR / (3 - 2*rhoR)) }
+
+// Harden returns the hardening coefficient after a step dt, equation (9) as a rate:
+// xi' = xi + dt (C4 sigma_m + C5 |b|).
+func (l *SinteringLaw) Harden(xi, sigmaM, force, dt float64) float64 {
+	return xi + dt*(l.C4*sigmaM+l.C5*force)
+}
+
+// Validate reports a law that cannot describe snow of initial density rho0 and
+// Poisson's ratio nu0: rho0 must lie below rho_max, the rates must not be negative,
+// and Poisson's ratio must stay below 1/2 up to full density, where equation (7) gives
+// nu_max.
+func (l *SinteringLaw) Validate(rho0, nu0 float64) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"C1", l.C1}, {"C2", l.C2}, {"C4", l.C4}, {"C5", l.C5}} {
+		if !finite(c.v) || c.v < 0 {
+			return fmt.Errorf("sintering %s = %g: must be >= 0", c.name, c.v)
+		}
+	}
+	switch {
+	case !finite(l.C3):
+		return fmt.Errorf("sintering C3 = %g: must be finite", l.C3)
+	case !finite(l.MaxDensity) || !(l.MaxDensity > rho0):
+		return fmt.Errorf("sintering rho_max = %g: must exceed the snow's density rho0 = %g", l.MaxDensity, rho0)
+	}
+	if _, nuMax := l.Maxima(1, nu0, rho0/l.MaxDensity); !(nuMax < 0.5) {
+		return fmt.Errorf("sintering: Poisson's ratio would reach %.3g at rho_max = %g (from nu = %g at rho0 = %g): "+
+			"it must stay below 0.5; lower nu or raise rho0", nuMax, l.MaxDensity, nu0, rho0)
+	}
+	return nil
+}
