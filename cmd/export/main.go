@@ -1,6 +1,7 @@
 // Command export turns snowsim's PRT particle frames into what renderers and DCCs
 // load: PLY point clouds, OpenVDB density volumes, PRT files with other channels, and
-// PNG previews with a contact sheet or an animated GIF.
+// PNG previews with a contact sheet or an animated GIF; and reports how the snow breaks
+// into lumps and powder.
 package main
 
 import (
@@ -19,15 +20,16 @@ import (
 )
 
 const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
-PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews.
+PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews,
+or reports their clusters: lumps and powder.
 
 Usage:
-  export -to ply|vdb|prt|png [flags] input output
+  export -to ply|vdb|prt|png|clusters [flags] input output
 
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
 a numbered sequence; output names the files to write, with #### or %04d for the
-frame number. Frames are converted in parallel; files are replaced only when
-complete.
+frame number, or for clusters the one CSV report (- for stdout). Frames are
+converted in parallel; files are replaced only when complete.
 
 Flags:
 `
@@ -43,6 +45,8 @@ Examples:
   export -to png -color Velocity 'sim/snow.####.prt' 'preview/snow.####.png'
   export -to png -sheet sheet.png -gif snow.gif 'sim/snow.####.prt'
   export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
+  export -to clusters 'sim/snow.####.prt' clusters.csv
+  export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
 
 Colours (-color) come from a channel: its value, or its length for vectors
 (Velocity: speed), through -colormap over -color-range; without a range each frame
@@ -59,7 +63,7 @@ const (
 // settings is what the flags say.
 type settings struct {
 	to            string
-	input, output string // output "" only for png with -sheet or -gif
+	input, output string // output "": png with only -sheet or -gif, and clusters (clusters.report)
 	first, last   int    // the frame range; 0, 0 for all
 	selection     string // the -frames text, for messages
 	threads       int
@@ -82,18 +86,21 @@ type settings struct {
 	rename     map[string]string
 	// png
 	view viewSettings
+	// clusters
+	clusters clusterSettings
 }
 
 // flagModes says which -to modes a flag applies to; flags not listed apply to all.
 var flagModes = map[string]string{
 	"ascii": "ply", "normals": "ply",
 	"velocity": "ply vdb", "props": "ply vdb",
-	"voxel": "vdb", "filter": "vdb", "mass": "vdb",
+	"voxel": "vdb", "filter": "vdb", "mass": "vdb clusters",
 	"half": "prt vdb",
 	"keep": "prt", "drop": "prt", "rename": "prt",
 	"size": "png", "ss": "png", "azimuth": "png", "elevation": "png", "fov": "png", "eye": "png",
 	"target": "png", "radius": "png", "ground": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png",
+	"link": "clusters", "powder": "clusters",
 }
 
 func main() {
@@ -110,7 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt or png (required)")
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png or clusters (required)")
 	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
 	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png)")
@@ -122,12 +129,13 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	props := fs.String("props", "", "ply: more float properties; vdb: more mass-weighted grids; from these `channels` (comma-separated)")
 	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata)")
 	fs.Float64Var(&s.filter, "filter", 1, "vdb: kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids")
-	fs.Float64Var(&s.mass, "mass", 0, "vdb: particle mass in `kg` for files without a Mass channel")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters: particle mass in `kg` for files without a Mass channel")
 	half := fs.String("half", "", "prt: store these `channels` as float16; vdb: these grids (density, velocity, ...) as half floats")
 	keep := fs.String("keep", "", "prt: keep only these `channels` (default: all)")
 	drop := fs.String("drop", "", "prt: drop these `channels`")
 	rename := fs.String("rename", "", "prt: rename channels, `Old=New,...`")
 	s.view.flags(fs)
+	s.clusters.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -137,12 +145,12 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	switch s.to {
-	case "ply", "vdb", "prt", "png":
+	case "ply", "vdb", "prt", "png", "clusters":
 	case "":
 		fs.Usage()
-		return nil, errors.New("-to is required: ply, vdb, prt or png")
+		return nil, errors.New("-to is required: ply, vdb, prt, png or clusters")
 	default:
-		return nil, fmt.Errorf("-to %q: use ply, vdb, prt or png", s.to)
+		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png or clusters", s.to)
 	}
 	var misplaced error
 	fs.Visit(func(f *flag.Flag) {
@@ -201,6 +209,12 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	}
 	if s.to == "png" {
 		if err := s.view.check(); err != nil {
+			return nil, err
+		}
+	}
+	if s.to == "clusters" {
+		s.clusters.report, s.output = s.output, "" // one report, not a file per frame
+		if err := s.clusters.check(); err != nil {
 			return nil, err
 		}
 	}

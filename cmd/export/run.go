@@ -109,16 +109,24 @@ func exportAll(s *settings, log io.Writer) error {
 			d.in.Number, finished, len(jobs), d.particles, cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
+	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
 	if failed != nil {
+		if !perFrameFiles {
+			return fmt.Errorf("%v (nothing was written)", failed)
+		}
 		return fmt.Errorf("%v (%d other frames were written and are complete)", failed, finished)
 	}
 	if err := conv.finish(log); err != nil {
 		return err
 	}
 	wall := time.Since(start).Seconds()
-	fmt.Fprintf(log, "export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame, %.1f MB written\n",
+	summary := fmt.Sprintf("export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame",
 		len(jobs), jobs[0].in.Number, jobs[len(jobs)-1].in.Number, s.to, wall, wall/float64(len(jobs)),
-		float64(particles)/float64(len(jobs)), float64(written)/1e6)
+		float64(particles)/float64(len(jobs)))
+	if perFrameFiles {
+		summary += fmt.Sprintf(", %.1f MB written", float64(written)/1e6)
+	}
+	fmt.Fprintln(log, summary)
 	return nil
 }
 
@@ -180,6 +188,8 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 		return &vdbConverter{s: s}, nil
 	case "prt":
 		return &prtConverter{s: s}, nil
+	case "clusters":
+		return newClusterReport(s, jobs)
 	}
 	return newPNGConverter(s, jobs)
 }
