@@ -315,13 +315,7 @@ func TestClustersDamagedFrame(t *testing.T) {
 	dir := t.TempDir()
 	in, _ := writeBrokenSequence(t, dir)
 	bad := filepath.Join(dir, "sim", "snow.0002.prt")
-	data, err := os.ReadFile(bad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bad, data[:len(data)/2], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	truncateHalf(t, bad)
 	out := filepath.Join(dir, "out")
 	code, log := runExport(t, "-to", "clusters", "-threads", "1", in, filepath.Join(out, "c.csv"))
 	if code != exitFailure || !strings.Contains(log, "frame 2 ("+bad+")") || !strings.Contains(log, "prt:") || !strings.Contains(log, "nothing was written") {

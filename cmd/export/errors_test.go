@@ -13,13 +13,7 @@ func TestDamagedFrame(t *testing.T) {
 	dir := t.TempDir()
 	in, _ := writeSequence(t, dir, 3)
 	bad := filepath.Join(dir, "sim", "snow.0003.prt")
-	data, err := os.ReadFile(bad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bad, data[:len(data)/2], 0o644); err != nil {
-		t.Fatal(err)
-	}
+	truncateHalf(t, bad)
 	out := filepath.Join(dir, "out")
 	code, log := runExport(t, "-to", "ply", "-threads", "1", in, filepath.Join(out, "s.####.ply"))
 	if code != exitFailure || !strings.Contains(log, "frame 3 ("+bad+")") || !strings.Contains(log, "prt:") {

@@ -150,3 +150,15 @@ func mustColormap(t testing.TB, name string) colormap.Map {
 	}
 	return m
 }
+
+// truncateHalf cuts the file at path to half its length: a damaged frame.
+func truncateHalf(t *testing.T, path string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
