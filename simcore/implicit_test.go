@@ -535,3 +535,29 @@ func BenchmarkHessianAction(b *testing.B) {
 		}
 	})
 }
+
+// The time step knows the integrator: explicit, CFL h / (v + c); semi-implicit,
+// CFL h / v capped at WaveCells h / c; both capped at MaxDt.
+func TestStableDtByIntegrator(t *testing.T) {
+	cfg := DefaultConfig()
+	s := icySnowball(t, 0.01, 0.05, cfg)
+	if err := s.Step(1e-6); err != nil {
+		t.Fatal(err)
+	}
+	v, c, h := s.maxSpeed, s.maxWaveSpeed, s.H
+	if !(v > 0 && c > v) {
+		t.Fatalf("particle speed %g, wave speed %g: the scene should move and be stiff", v, c)
+	}
+	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want }
+	if got, want := s.StableDt(), s.CFL*h/(v+c); !near(got, want) {
+		t.Errorf("explicit: dt %g, want %g", got, want)
+	}
+	s.Integrator = SemiImplicit
+	for _, c2 := range []struct{ cfl, cells float64 }{{0.15, 14}, {0.15, 0.5}, {0.9, 1e6}} {
+		s.CFL, s.WaveCells = c2.cfl, c2.cells
+		want := math.Min(s.MaxDt, math.Min(c2.cfl*h/v, c2.cells*h/c))
+		if got := s.StableDt(); !near(got, want) {
+			t.Errorf("semi-implicit, cfl %g, wave cells %g: dt %g, want %g", c2.cfl, c2.cells, got, want)
+		}
+	}
+}
