@@ -13,6 +13,10 @@ type Material struct {
 	Density             float64 // rho_0, initial density (kg/m^3)
 	YoungsModulus       float64 // E_0, initial Young's modulus (Pa)
 	PoissonRatio        float64 // nu
+	// Sintering, when not nil, lets pressure sinter the snow (sintering.go): its density,
+	// Young's modulus, Poisson's ratio and hardening grow while the simulation's
+	// sintering window is open.
+	Sintering *SinteringLaw
 }
 
 // DefaultMaterial is Table 2 of Stomakhin et al. 2013, "a useful starting point".
@@ -52,25 +56,51 @@ func (m Material) Validate() error {
 	case !finite(m.PoissonRatio) || m.PoissonRatio <= 0 || m.PoissonRatio >= 0.5:
 		return bad("nu", m.PoissonRatio, "in (0, 0.5)")
 	}
+	if m.Sintering != nil {
+		return m.Sintering.Validate(m.Density, m.PoissonRatio)
+	}
 	return nil
 }
 
 // ParticleMaterial is the per-particle form of a Material that the time step reads,
 // in float32 to keep particles small (section 10 varies these per particle).
 type ParticleMaterial struct {
-	Mu0, Lambda0 float32 // initial Lamé parameters (Pa)
-	Xi           float32 // hardening coefficient
+	Mu0, Lambda0 float32 // initial Lamé parameters (Pa); sintering raises them
+	Xi           float32 // hardening coefficient; sintering raises it
 	ThetaC       float32 // critical compression
 	ThetaS       float32 // critical stretch
+	Sinter       ParticleSintering
+}
+
+// ParticleSintering is a particle's law and state of pressure sintering, in float32;
+// all zero (MaxDensity 0) when the particle does not sinter.
+type ParticleSintering struct {
+	MaxDensity, C1, C2, C3, C4, C5 float32 // the SinteringLaw
+	EMax, NuMax                    float32 // equation (8), from the particle's E_0, nu_0 and rho_0
+	Density                        float32 // rho, equation (2) (kg/m^3)
+}
+
+// law returns the particle's SinteringLaw in float64.
+func (ps *ParticleSintering) law() SinteringLaw {
+	return SinteringLaw{MaxDensity: float64(ps.MaxDensity), C1: float64(ps.C1), C2: float64(ps.C2),
+		C3: float64(ps.C3), C4: float64(ps.C4), C5: float64(ps.C5)}
 }
 
 // PerParticle returns the per-particle parameters of m.
 func (m Material) PerParticle() ParticleMaterial {
 	mu, lambda := m.Lame()
-	return ParticleMaterial{
+	pm := ParticleMaterial{
 		Mu0: float32(mu), Lambda0: float32(lambda), Xi: float32(m.Hardening),
 		ThetaC: float32(m.CriticalCompression), ThetaS: float32(m.CriticalStretch),
 	}
+	if l := m.Sintering; l != nil {
+		eMax, nuMax := l.Maxima(m.YoungsModulus, m.PoissonRatio, m.Density/l.MaxDensity)
+		pm.Sinter = ParticleSintering{
+			MaxDensity: float32(l.MaxDensity), C1: float32(l.C1), C2: float32(l.C2), C3: float32(l.C3),
+			C4: float32(l.C4), C5: float32(l.C5), EMax: float32(eMax), NuMax: float32(nuMax), Density: float32(m.Density),
+		}
+	}
+	return pm
 }
 
 // hardened returns the Lamé parameters of equation (2) for plastic volume ratio jp:

@@ -33,6 +33,10 @@ type Config struct {
 	Threads   int        // worker goroutines; 0 means GOMAXPROCS
 	Colliders []Collider // collision bodies besides the walls
 
+	// Sintering acts on the particles whose material sinters while SinterStart <= t <
+	// SinterEnd (s); SinterEnd 0 leaves the window open.
+	SinterStart, SinterEnd float64
+
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
 	// residuals to the relative residual SolverTolerance or SolverMaxIterations
@@ -92,6 +96,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("integrator %d: unknown", c.Integrator)
 	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
 		return fmt.Errorf("beta = %g: must be in [0, 1]", c.Beta)
+	case !(c.SinterStart >= 0) || !(c.SinterEnd == 0 || c.SinterEnd > c.SinterStart):
+		return fmt.Errorf("sintering window [%g, %g] s: must start at or after 0 and end after it starts (0: no end)", c.SinterStart, c.SinterEnd)
 	case c.Integrator == SemiImplicit && !(c.WaveCells > 0):
 		return fmt.Errorf("wave cells = %g: must be > 0", c.WaveCells)
 	case c.Integrator == SemiImplicit && !(c.SolverTolerance > 0 && c.SolverTolerance < 1):

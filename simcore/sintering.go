@@ -3,6 +3,8 @@ package simcore
 import (
 	"fmt"
 	"math"
+
+	"snowtools/levelset"
 )
 
 // Pressure sintering of snow, after Ye and Sugimoto (equations 2-9 of their paper): when
@@ -103,4 +105,42 @@ func (l *SinteringLaw) Validate(rho0, nu0 float64) error {
 			"it must stay below 0.5; lower nu or raise rho0", nuMax, l.MaxDensity, nu0, rho0)
 	}
 	return nil
+}
+
+// sintering reports whether the sintering window is open at time t.
+func (s *Sim) sintering(t float64) bool {
+	return t >= s.SinterStart && (s.SinterEnd == 0 || t < s.SinterEnd)
+}
+
+// sinter applies the laws to every sintering particle, between stages 3 and 4 as the
+// paper does: the von Mises stress of its Cauchy stress sigma = tau / J (the stress the
+// forces of stage 3 used, kept as V^0 tau), then equation (7) from the relative density
+// rho_r^n, (2) and (9). The new E and nu become the particle's Lamé parameters mu_0 and
+// lambda_0, which equation (2) of Stomakhin et al. hardens with J_P as before. |b| is
+// the external force on the particle: none acts in this solver yet, so it is 0.
+func (s *Sim) sinter(dt float64) {
+	p := s.P
+	levelset.ParallelRanges(s.threads, p.Len(), 4096, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			pm := &p.Mat[i]
+			ps := &pm.Sinter
+			if ps.MaxDensity == 0 || p.Vol0[i] == 0 {
+				continue
+			}
+			j := p.FE[i].Mat3().Det() * float64(p.JP[i])
+			var sigma [6]float64
+			for k, v := range p.stress[i] {
+				sigma[k] = float64(v) / (float64(p.Vol0[i]) * j)
+			}
+			sigmaM := VonMises(sigma)
+			const force = 0.0
+			law := ps.law()
+			rho := float64(ps.Density)
+			e, nu := law.Elasticity(rho/law.MaxDensity, float64(ps.EMax), float64(ps.NuMax))
+			mu, lambda := Material{YoungsModulus: e, PoissonRatio: nu}.Lame()
+			pm.Mu0, pm.Lambda0 = float32(mu), float32(lambda)
+			ps.Density = float32(law.Densify(rho, sigmaM, force, dt))
+			pm.Xi = float32(law.Harden(float64(pm.Xi), sigmaM, force, dt))
+		}
+	})
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"snowtools/levelset"
 )
 
 // Equations (3)-(5) against hand-computed stress states.
@@ -106,5 +108,108 @@ func TestSinteringLawValidate(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v with rho0 %g, nu0 %g: error %v, want one naming %q", c.law, c.rho0, c.nu0, err, c.want)
 		}
+	}
+}
+
+// sinteringBlock is a block of snow, 20 x 10 x 20 cm at h = 2 cm, resting on the floor
+// under gravity, of a material that sinters by law (nil: it does not).
+func sinteringBlock(t *testing.T, law *SinteringLaw, window [2]float64) *Sim {
+	cfg := DefaultConfig()
+	cfg.H = 0.02
+	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.4, 0.3, 0.4}}
+	cfg.SinterStart, cfg.SinterEnd = window[0], window[1]
+	m := DefaultMaterial
+	m.Sintering = law
+	return newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.1, 0.02, 0.1}, Max: Vec3{0.3, 0.12, 0.3}}, m, Vec3{})
+}
+
+// stepFor advances s by d seconds at its stable step.
+func stepFor(t *testing.T, s *Sim, d float64) {
+	t.Helper()
+	if _, err := s.Advance(s.Time + d); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Without a sintering law, or outside the window, the particles' parameters never
+// change; inside it, the loaded snow densifies (never beyond rho_max) and its Young's
+// modulus and hardening grow, each particle more where it carries more stress.
+func TestSinteringInTheStep(t *testing.T) {
+	law := &SinteringLaw{MaxDensity: 917, C1: 2e-3, C2: 1e-3, C3: -9, C4: 1e-2, C5: 1e-3}
+	initial := DefaultMaterial
+	initial.Sintering = law
+	start := initial.PerParticle()
+
+	off := sinteringBlock(t, nil, [2]float64{})
+	closed := sinteringBlock(t, law, [2]float64{0.5, 0.6}) // opens after the run
+	on := sinteringBlock(t, law, [2]float64{})
+	for _, s := range []*Sim{off, closed, on} {
+		stepFor(t, s, 0.05)
+	}
+	for name, s := range map[string]*Sim{"no law": off, "closed window": closed} {
+		for i := range s.P.Mat {
+			m := s.P.Mat[i]
+			if m.Mu0 != start.Mu0 || m.Lambda0 != start.Lambda0 || m.Xi != start.Xi {
+				t.Fatalf("%s: particle %d changed: %+v", name, i, m)
+			}
+		}
+	}
+	grew, stressedMore := 0, 0
+	for i := range on.P.Mat {
+		m := on.P.Mat[i]
+		if m.Sinter.Density > 917 {
+			t.Fatalf("particle %d: density %g above rho_max", i, m.Sinter.Density)
+		}
+		if m.Sinter.Density < start.Sinter.Density || m.Mu0 < start.Mu0 || m.Xi < start.Xi {
+			t.Fatalf("particle %d: sintering went backwards: %+v from %+v", i, m, start)
+		}
+		if m.Sinter.Density > start.Sinter.Density && m.Mu0 > start.Mu0 && m.Xi > start.Xi {
+			grew++
+		}
+		// The bottom layer carries the block's weight; the top layer nothing.
+		if on.P.X[i][1] < 0.04 && m.Sinter.Density > start.Sinter.Density {
+			stressedMore++
+		}
+	}
+	t.Logf("%d of %d particles densified; %d in the bottom layer", grew, on.P.Len(), stressedMore)
+	if grew < on.P.Len()/2 {
+		t.Errorf("only %d of %d particles sintered", grew, on.P.Len())
+	}
+	bottom, top := layerDensity(on.P, 0, 0.04), layerDensity(on.P, 0.09, 1)
+	t.Logf("mean sintered density: bottom layer %.4f kg/m^3, top %.4f", bottom, top)
+	if !(bottom > top) {
+		t.Errorf("the bottom layer (%.4f kg/m^3) should sinter more than the top (%.4f)", bottom, top)
+	}
+}
+
+// layerDensity returns the mean sintered density of the particles with heights in [lo, hi).
+func layerDensity(p *Particles, lo, hi float64) float64 {
+	sum, n := 0.0, 0
+	for i, x := range p.X {
+		if x[1] >= lo && x[1] < hi {
+			sum += float64(p.Mat[i].Sinter.Density)
+			n++
+		}
+	}
+	return sum / float64(n)
+}
+
+// Pressed hard and long, the snow reaches rho_max and stays there.
+func TestSinteringStopsAtMaxDensity(t *testing.T) {
+	law := &SinteringLaw{MaxDensity: 450, C1: 10, C3: -9}
+	s := sinteringBlock(t, law, [2]float64{})
+	stepFor(t, s, 0.05)
+	full := 0
+	for i := range s.P.Mat {
+		d := s.P.Mat[i].Sinter.Density
+		if d > 450 {
+			t.Fatalf("particle %d: density %g above rho_max 450", i, d)
+		}
+		if d == 450 {
+			full++
+		}
+	}
+	if full == 0 {
+		t.Error("no particle reached rho_max")
 	}
 }

@@ -6,7 +6,8 @@ package simcore
 //  1. rasterize mass and momentum to the grid (normalized weights: momentum is conserved);
 //  2. first step only: particle densities rho_p^0 and volumes V_p^0 from the grid mass;
 //  3. grid forces of equation (6) from the stress of equation (1) with the hardened
-//     Lamé parameters of equation (2);
+//     Lamé parameters of equation (2); then, for sintering snow, Ye and Sugimoto's
+//     pressure sintering (sintering.go) updates the particles' density and parameters;
 //  4. grid velocities v* by equation (10) plus gravity;
 //  5. grid-based body collisions (section 8);
 //  6. v^{n+1} = v* (explicit), or the solution of equation (9) (semi-implicit);
@@ -23,6 +24,9 @@ func (s *Sim) Step(dt float64) error {
 	s.rasterize()    // 1 and 3
 	if !s.volumesKnown {
 		s.gatherVolumes() // 2
+	}
+	if s.sintering(s.Time) {
+		s.sinter(dt) // between 3 and 4: Ye and Sugimoto's pressure sintering
 	}
 	if s.semiImplicit() {
 		s.implicit.resizeNodes(len(s.grid.blocks) * blockNodes)

@@ -73,15 +73,21 @@ var columns = []column{
 		func(b []byte, st *simcore.State, i int) { putFloat32s(b, st.Particles.JP[i]) },
 		func(st *simcore.State, k, n int) { st.Particles.JP = grow(st.Particles.JP, k, n) },
 		func(b []byte, st *simcore.State, i int) { st.Particles.JP[i] = float32At(b, 0) }},
-	{"Mat", 20,
+	{"Mat", 56,
 		func(b []byte, st *simcore.State, i int) {
 			m := &st.Particles.Mat[i]
-			putFloat32s(b, m.Mu0, m.Lambda0, m.Xi, m.ThetaC, m.ThetaS)
+			ps := &m.Sinter
+			putFloat32s(b, m.Mu0, m.Lambda0, m.Xi, m.ThetaC, m.ThetaS,
+				ps.MaxDensity, ps.C1, ps.C2, ps.C3, ps.C4, ps.C5, ps.EMax, ps.NuMax, ps.Density)
 		},
 		func(st *simcore.State, k, n int) { st.Particles.Mat = grow(st.Particles.Mat, k, n) },
 		func(b []byte, st *simcore.State, i int) {
 			st.Particles.Mat[i] = simcore.ParticleMaterial{
 				Mu0: float32At(b, 0), Lambda0: float32At(b, 1), Xi: float32At(b, 2), ThetaC: float32At(b, 3), ThetaS: float32At(b, 4),
+				Sinter: simcore.ParticleSintering{
+					MaxDensity: float32At(b, 5), C1: float32At(b, 6), C2: float32At(b, 7), C3: float32At(b, 8),
+					C4: float32At(b, 9), C5: float32At(b, 10), EMax: float32At(b, 11), NuMax: float32At(b, 12), Density: float32At(b, 13),
+				},
 			}
 		}},
 	{"Stress", 24,

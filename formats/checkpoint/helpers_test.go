@@ -35,7 +35,9 @@ func randomState(n int, seed uint64) simcore.State {
 		}
 		p.FE = append(p.FE, fe)
 		p.JP = append(p.JP, f32())
-		p.Mat = append(p.Mat, simcore.ParticleMaterial{Mu0: f32(), Lambda0: f32(), Xi: f32(), ThetaC: f32(), ThetaS: f32()})
+		p.Mat = append(p.Mat, simcore.ParticleMaterial{Mu0: f32(), Lambda0: f32(), Xi: f32(), ThetaC: f32(), ThetaS: f32(),
+			Sinter: simcore.ParticleSintering{MaxDensity: f32(), C1: f32(), C2: f32(), C3: f32(), C4: f32(), C5: f32(),
+				EMax: f32(), NuMax: f32(), Density: f32()}})
 		var s simcore.Sym3f
 		for k := range s {
 			s[k] = f32()

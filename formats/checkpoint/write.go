@@ -15,11 +15,11 @@ import (
 
 const (
 	magic       = "SNOWSTAT"
-	Version     = 1 // the format version this package writes and reads
+	Version     = 2 // the format version this package writes and reads
 	compression = 1 // zstd
 	headerSize  = 60
 	stateHead   = 40  // the scalars before the particle columns
-	recordSize  = 144 // bytes per particle, all columns together
+	recordSize  = 180 // bytes per particle, all columns together
 	// MaxParticles is the most particles a checkpoint holds: particle IDs are int32.
 	MaxParticles = math.MaxInt32
 	// windowSize is the zstd window: large enough for the repeats within a column,
