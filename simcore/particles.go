@@ -3,7 +3,8 @@ package simcore
 // Particles is the material points' state, as structure-of-arrays: every slice has one
 // entry per particle. Positions and velocities are float64; the deformation state is
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
-// and keeps a particle near 220 bytes including the solver's per-step scratch.
+// and keeps a particle near 256 bytes including the solver's per-step scratch (and 180 more
+// for the semi-implicit integrator's per-particle Hessians).
 type Particles struct {
 	ID   []int32            // persistent identity; the solver reorders particles for locality
 	X    []Vec3             // position x_p (m)
