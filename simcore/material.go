@@ -69,11 +69,12 @@ type ParticleMaterial struct {
 	Xi           float32 // hardening coefficient; sintering raises it
 	ThetaC       float32 // critical compression
 	ThetaS       float32 // critical stretch
-	Sinter       ParticleSintering
 }
 
 // ParticleSintering is a particle's law and state of pressure sintering, in float32;
-// all zero (MaxDensity 0) when the particle does not sinter.
+// all zero (MaxDensity 0) when the particle does not sinter. It is kept apart from
+// ParticleMaterial (in Particles.Sinter) so that snow without sintering does not pay
+// its 36 bytes.
 type ParticleSintering struct {
 	MaxDensity, C1, C2, C3, C4, C5 float32 // the SinteringLaw
 	EMax, NuMax                    float32 // equation (8), from the particle's E_0, nu_0 and rho_0
@@ -89,18 +90,24 @@ func (ps *ParticleSintering) law() SinteringLaw {
 // PerParticle returns the per-particle parameters of m.
 func (m Material) PerParticle() ParticleMaterial {
 	mu, lambda := m.Lame()
-	pm := ParticleMaterial{
+	return ParticleMaterial{
 		Mu0: float32(mu), Lambda0: float32(lambda), Xi: float32(m.Hardening),
 		ThetaC: float32(m.CriticalCompression), ThetaS: float32(m.CriticalStretch),
 	}
-	if l := m.Sintering; l != nil {
-		eMax, nuMax := l.Maxima(m.YoungsModulus, m.PoissonRatio, m.Density/l.MaxDensity)
-		pm.Sinter = ParticleSintering{
-			MaxDensity: float32(l.MaxDensity), C1: float32(l.C1), C2: float32(l.C2), C3: float32(l.C3),
-			C4: float32(l.C4), C5: float32(l.C5), EMax: float32(eMax), NuMax: float32(nuMax), Density: float32(m.Density),
-		}
+}
+
+// PerParticleSintering returns the per-particle sintering law and initial state of m,
+// zero when m does not sinter.
+func (m Material) PerParticleSintering() ParticleSintering {
+	l := m.Sintering
+	if l == nil {
+		return ParticleSintering{}
 	}
-	return pm
+	eMax, nuMax := l.Maxima(m.YoungsModulus, m.PoissonRatio, m.Density/l.MaxDensity)
+	return ParticleSintering{
+		MaxDensity: float32(l.MaxDensity), C1: float32(l.C1), C2: float32(l.C2), C3: float32(l.C3),
+		C4: float32(l.C4), C5: float32(l.C5), EMax: float32(eMax), NuMax: float32(nuMax), Density: float32(m.Density),
+	}
 }
 
 // hardened returns the Lamé parameters of equation (2) for plastic volume ratio jp:

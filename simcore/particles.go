@@ -3,8 +3,8 @@ package simcore
 // Particles is the material points' state, as structure-of-arrays: every slice has one
 // entry per particle. Positions and velocities are float64; the deformation state is
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
-// and keeps a particle near 256 bytes including the solver's per-step scratch (and 180 more
-// for the semi-implicit integrator's per-particle Hessians).
+// and keeps a particle near 245 bytes including the solver's per-step scratch (36 more
+// when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
 type Particles struct {
 	ID   []int32            // persistent identity; the solver reorders particles for locality
 	X    []Vec3             // position x_p (m)
@@ -14,6 +14,9 @@ type Particles struct {
 	FE   []Mat3f            // elastic deformation gradient F_E
 	JP   []float32          // J_P = det F_P, the plastic volume ratio: the only part of F_P the model needs
 	Mat  []ParticleMaterial // constitutive parameters, per particle (section 10)
+	// Sinter is the pressure-sintering law and state per particle (sintering.go): nil
+	// while no particle sinters, else one entry per particle (zero where it does not).
+	Sinter []ParticleSintering
 
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
@@ -66,8 +69,23 @@ func (p *Particles) Add(x, v Vec3, mass float64, m ParticleMaterial) int {
 	p.FE = append(p.FE, Mat3fOf(Identity3))
 	p.JP = append(p.JP, 1)
 	p.Mat = append(p.Mat, m)
+	if p.Sinter != nil {
+		p.Sinter = append(p.Sinter, ParticleSintering{})
+	}
 	p.stress = append(p.stress, Sym3f{})
 	return i
+}
+
+// setSintering gives particle i the sintering law and state ps, making room for every
+// particle's the first time one sinters.
+func (p *Particles) setSintering(i int, ps ParticleSintering) {
+	if p.Sinter == nil {
+		if ps == (ParticleSintering{}) {
+			return
+		}
+		p.Sinter = make([]ParticleSintering, p.Len())
+	}
+	p.Sinter[i] = ps
 }
 
 // Density returns the particle's current mass density m_p / (V_p^0 J), J = det F_E J_P
@@ -104,6 +122,7 @@ func (p *Particles) trim() {
 	p.ID, p.X, p.V = exactCopy(p.ID), exactCopy(p.X), exactCopy(p.V)
 	p.Mass, p.Vol0, p.FE = exactCopy(p.Mass), exactCopy(p.Vol0), exactCopy(p.FE)
 	p.JP, p.Mat, p.stress = exactCopy(p.JP), exactCopy(p.Mat), exactCopy(p.stress)
+	p.Sinter = exactCopy(p.Sinter)
 }
 
 func exactCopy[T any](s []T) []T {
@@ -126,6 +145,9 @@ func (p *Particles) swap(i, j int) {
 	p.JP[i], p.JP[j] = p.JP[j], p.JP[i]
 	p.Mat[i], p.Mat[j] = p.Mat[j], p.Mat[i]
 	p.stress[i], p.stress[j] = p.stress[j], p.stress[i]
+	if p.Sinter != nil {
+		p.Sinter[i], p.Sinter[j] = p.Sinter[j], p.Sinter[i]
+	}
 }
 
 // permute moves particle i to index dest[i] for every i, in place, by following the

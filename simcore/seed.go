@@ -155,9 +155,10 @@ type filler struct {
 	workers int
 	added   int
 
-	varies bool             // Variation changes something: the material is per particle
-	mass   float64          // rho_0 h^3 / PerCell, when !varies
-	pm     ParticleMaterial // when !varies
+	varies bool              // Variation changes something: the material is per particle
+	mass   float64           // rho_0 h^3 / PerCell, when !varies
+	pm     ParticleMaterial  // when !varies
+	ps     ParticleSintering // when !varies
 }
 
 func newFiller(p *Particles, src *Source, h float64) *filler {
@@ -178,7 +179,7 @@ func newFiller(p *Particles, src *Source, h float64) *filler {
 	}
 	f.varies = src.Variation.active()
 	f.mass = src.Material.Density * h * h * h / float64(src.PerCell)
-	f.pm = src.Material.PerParticle()
+	f.pm, f.ps = src.Material.PerParticle(), src.Material.PerParticleSintering()
 	return f
 }
 
@@ -246,13 +247,13 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 			continue
 		}
 		x := pts[i].x
-		mass, pm := f.mass, f.pm
+		mass, pm, ps := f.mass, f.pm, f.ps
 		if f.varies {
 			m := f.src.Variation.Material(f.src.Material, x, pts[i].phi)
-			mass, pm = m.Density*f.h*f.h*f.h/float64(f.src.PerCell), m.PerParticle()
+			mass, pm, ps = m.Density*f.h*f.h*f.h/float64(f.src.PerCell), m.PerParticle(), m.PerParticleSintering()
 		}
 		v := f.src.Velocity.Add(f.src.Spin.Cross(x.Sub(f.src.Center)))
-		f.p.Add(x, v, mass, pm)
+		f.p.setSintering(f.p.Add(x, v, mass, pm), ps)
 		f.added++
 	}
 	return pts[:0]

@@ -120,10 +120,12 @@ func (s *Sim) sintering(t float64) bool {
 // the external force on the particle: none acts in this solver yet, so it is 0.
 func (s *Sim) sinter(dt float64) {
 	p := s.P
+	if p.Sinter == nil {
+		return // no particle sinters
+	}
 	levelset.ParallelRanges(s.threads, p.Len(), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			pm := &p.Mat[i]
-			ps := &pm.Sinter
+			pm, ps := &p.Mat[i], &p.Sinter[i]
 			if ps.MaxDensity == 0 || p.Vol0[i] == 0 {
 				continue
 			}

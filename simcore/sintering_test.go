@@ -138,13 +138,16 @@ func TestSinteringInTheStep(t *testing.T) {
 	law := &SinteringLaw{MaxDensity: 917, C1: 2e-3, C2: 1e-3, C3: -9, C4: 1e-2, C5: 1e-3}
 	initial := DefaultMaterial
 	initial.Sintering = law
-	start := initial.PerParticle()
+	start, startSinter := initial.PerParticle(), initial.PerParticleSintering()
 
 	off := sinteringBlock(t, nil, [2]float64{})
 	closed := sinteringBlock(t, law, [2]float64{0.5, 0.6}) // opens after the run
 	on := sinteringBlock(t, law, [2]float64{})
 	for _, s := range []*Sim{off, closed, on} {
 		stepFor(t, s, 0.05)
+	}
+	if off.P.Sinter != nil {
+		t.Error("snow without a sintering law carries sintering state")
 	}
 	for name, s := range map[string]*Sim{"no law": off, "closed window": closed} {
 		for i := range s.P.Mat {
@@ -156,18 +159,18 @@ func TestSinteringInTheStep(t *testing.T) {
 	}
 	grew, stressedMore := 0, 0
 	for i := range on.P.Mat {
-		m := on.P.Mat[i]
-		if m.Sinter.Density > 917 {
-			t.Fatalf("particle %d: density %g above rho_max", i, m.Sinter.Density)
+		m, rho := on.P.Mat[i], on.P.Sinter[i].Density
+		if rho > 917 {
+			t.Fatalf("particle %d: density %g above rho_max", i, rho)
 		}
-		if m.Sinter.Density < start.Sinter.Density || m.Mu0 < start.Mu0 || m.Xi < start.Xi {
-			t.Fatalf("particle %d: sintering went backwards: %+v from %+v", i, m, start)
+		if rho < startSinter.Density || m.Mu0 < start.Mu0 || m.Xi < start.Xi {
+			t.Fatalf("particle %d: sintering went backwards: %+v, rho %g from %+v, rho %g", i, m, rho, start, startSinter.Density)
 		}
-		if m.Sinter.Density > start.Sinter.Density && m.Mu0 > start.Mu0 && m.Xi > start.Xi {
+		if rho > startSinter.Density && m.Mu0 > start.Mu0 && m.Xi > start.Xi {
 			grew++
 		}
 		// The bottom layer carries the block's weight; the top layer nothing.
-		if on.P.X[i][1] < 0.04 && m.Sinter.Density > start.Sinter.Density {
+		if on.P.X[i][1] < 0.04 && rho > startSinter.Density {
 			stressedMore++
 		}
 	}
@@ -187,7 +190,7 @@ func layerDensity(p *Particles, lo, hi float64) float64 {
 	sum, n := 0.0, 0
 	for i, x := range p.X {
 		if x[1] >= lo && x[1] < hi {
-			sum += float64(p.Mat[i].Sinter.Density)
+			sum += float64(p.Sinter[i].Density)
 			n++
 		}
 	}
@@ -201,7 +204,7 @@ func TestSinteringStopsAtMaxDensity(t *testing.T) {
 	stepFor(t, s, 0.05)
 	full := 0
 	for i := range s.P.Mat {
-		d := s.P.Mat[i].Sinter.Density
+		d := s.P.Sinter[i].Density
 		if d > 450 {
 			t.Fatalf("particle %d: density %g above rho_max 450", i, d)
 		}

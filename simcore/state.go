@@ -59,6 +59,9 @@ func Restore(cfg Config, st State) (*Sim, error) {
 			return nil, fmt.Errorf("restoring: the particle fields have different lengths %d and %v", n, lens)
 		}
 	}
+	if p.Sinter != nil && len(p.Sinter) != n {
+		return nil, fmt.Errorf("restoring: %d sintering states for %d particles", len(p.Sinter), n)
+	}
 	finiteNonNeg := func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 	switch {
 	case !finiteNonNeg(st.Time):

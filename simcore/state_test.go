@@ -21,8 +21,10 @@ func stateScene(t *testing.T, threads int) *Sim {
 	cfg.Colliders = []Collider{&MovingShape{Shape: levelset.Sphere{Center: Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: Surface{Mode: Sticky}}}
 	p := &Particles{}
 	ball := levelset.Sphere{Center: Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
+	m := DefaultMaterial // sintering, so that its state is part of what must survive
+	m.Sintering = &SinteringLaw{MaxDensity: 917, C1: 1e-6, C3: -9, C4: 1e-5}
 	src := Source{Shape: ball, Bounds: levelset.Bounds{Min: Vec3{0.28, 0.18, 0.38}, Max: Vec3{0.52, 0.42, 0.62}},
-		Material: DefaultMaterial, PerCell: 6, Seed: 5, Velocity: Vec3{3, -2, 0.5}, Spin: Vec3{0, 0, -5}, Center: ball.Center}
+		Material: m, PerCell: 6, Seed: 5, Velocity: Vec3{3, -2, 0.5}, Spin: Vec3{0, 0, -5}, Center: ball.Center}
 	if _, err := Fill(p, src, cfg.H); err != nil {
 		t.Fatal(err)
 	}
@@ -40,11 +42,11 @@ func stateBytes(t *testing.T, st State) map[string][]byte {
 	p := &st.Particles
 	// A new field in Particles must be added to Snapshot and Restore (if unexported),
 	// to formats/checkpoint and to this list.
-	if n := reflect.TypeOf(Particles{}).NumField(); n != 9 {
-		t.Fatalf("Particles has %d fields; the state test, Snapshot and formats/checkpoint know of 9", n)
+	if n := reflect.TypeOf(Particles{}).NumField(); n != 10 {
+		t.Fatalf("Particles has %d fields; the state test, Snapshot and formats/checkpoint know of 10", n)
 	}
 	fields := map[string]any{
-		"ID": p.ID, "X": p.X, "V": p.V, "Mass": p.Mass, "Vol0": p.Vol0, "FE": p.FE, "JP": p.JP, "Mat": p.Mat,
+		"ID": p.ID, "X": p.X, "V": p.V, "Mass": p.Mass, "Vol0": p.Vol0, "FE": p.FE, "JP": p.JP, "Mat": p.Mat, "Sinter": p.Sinter,
 		"stress": st.Stress, "Time": st.Time, "Steps": st.Steps, "MaxSpeed": st.MaxSpeed,
 		"MaxWaveSpeed": st.MaxWaveSpeed, "VolumesKnown": st.VolumesKnown,
 	}
@@ -77,7 +79,7 @@ func cloneState(st State) State {
 		ID: append([]int32(nil), p.ID...), X: append([]Vec3(nil), p.X...), V: append([]Vec3(nil), p.V...),
 		Mass: append([]float32(nil), p.Mass...), Vol0: append([]float32(nil), p.Vol0...),
 		FE: append([]Mat3f(nil), p.FE...), JP: append([]float32(nil), p.JP...),
-		Mat: append([]ParticleMaterial(nil), p.Mat...),
+		Mat: append([]ParticleMaterial(nil), p.Mat...), Sinter: append([]ParticleSintering(nil), p.Sinter...),
 	}
 	c.Stress = append([]Sym3f(nil), st.Stress...)
 	return c
@@ -99,7 +101,8 @@ func TestSnapshotRestore(t *testing.T) {
 			}
 		}
 		snap := cloneState(orig.Snapshot())
-		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Stress[0] == (Sym3f{})) {
+		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Stress[0] == (Sym3f{}) ||
+			snap.Particles.Sinter[0].Density == float32(DefaultMaterial.Density)) {
 			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Stress[0])
 		}
 		restored, err := Restore(orig.Config, cloneState(snap))
@@ -134,6 +137,7 @@ func TestRestoreRejects(t *testing.T) {
 	good := cloneState(s.Snapshot())
 	cases := map[string]func(st *State){
 		"different lengths": func(st *State) { st.Stress = st.Stress[1:] },
+		"sintering states":  func(st *State) { st.Particles.Sinter = st.Particles.Sinter[1:] },
 		"step count":        func(st *State) { st.Steps = -1 },
 		"time":              func(st *State) { st.Time = -1 },
 		"speeds":            func(st *State) { st.MaxWaveSpeed = -1 },

@@ -39,6 +39,7 @@ func vec3At(b []byte) simcore.Vec3 {
 }
 
 // columns lists the particle fields in file order; the sizes add up to recordSize.
+// sinterColumn follows them when the particles carry sintering state (flagSintering).
 var columns = []column{
 	{"ID", 4,
 		func(b []byte, st *simcore.State, i int) { le.PutUint32(b, uint32(st.Particles.ID[i])) },
@@ -73,21 +74,15 @@ var columns = []column{
 		func(b []byte, st *simcore.State, i int) { putFloat32s(b, st.Particles.JP[i]) },
 		func(st *simcore.State, k, n int) { st.Particles.JP = grow(st.Particles.JP, k, n) },
 		func(b []byte, st *simcore.State, i int) { st.Particles.JP[i] = float32At(b, 0) }},
-	{"Mat", 56,
+	{"Mat", 20,
 		func(b []byte, st *simcore.State, i int) {
 			m := &st.Particles.Mat[i]
-			ps := &m.Sinter
-			putFloat32s(b, m.Mu0, m.Lambda0, m.Xi, m.ThetaC, m.ThetaS,
-				ps.MaxDensity, ps.C1, ps.C2, ps.C3, ps.C4, ps.C5, ps.EMax, ps.NuMax, ps.Density)
+			putFloat32s(b, m.Mu0, m.Lambda0, m.Xi, m.ThetaC, m.ThetaS)
 		},
 		func(st *simcore.State, k, n int) { st.Particles.Mat = grow(st.Particles.Mat, k, n) },
 		func(b []byte, st *simcore.State, i int) {
 			st.Particles.Mat[i] = simcore.ParticleMaterial{
 				Mu0: float32At(b, 0), Lambda0: float32At(b, 1), Xi: float32At(b, 2), ThetaC: float32At(b, 3), ThetaS: float32At(b, 4),
-				Sinter: simcore.ParticleSintering{
-					MaxDensity: float32At(b, 5), C1: float32At(b, 6), C2: float32At(b, 7), C3: float32At(b, 8),
-					C4: float32At(b, 9), C5: float32At(b, 10), EMax: float32At(b, 11), NuMax: float32At(b, 12), Density: float32At(b, 13),
-				},
 			}
 		}},
 	{"Stress", 24,
@@ -99,4 +94,26 @@ var columns = []column{
 				s[k] = float32At(b, k)
 			}
 		}},
+}
+
+// sinterColumn is simcore.ParticleSintering: 9 float32.
+var sinterColumn = column{"Sinter", 36,
+	func(b []byte, st *simcore.State, i int) {
+		ps := &st.Particles.Sinter[i]
+		putFloat32s(b, ps.MaxDensity, ps.C1, ps.C2, ps.C3, ps.C4, ps.C5, ps.EMax, ps.NuMax, ps.Density)
+	},
+	func(st *simcore.State, k, n int) { st.Particles.Sinter = grow(st.Particles.Sinter, k, n) },
+	func(b []byte, st *simcore.State, i int) {
+		st.Particles.Sinter[i] = simcore.ParticleSintering{
+			MaxDensity: float32At(b, 0), C1: float32At(b, 1), C2: float32At(b, 2), C3: float32At(b, 3), C4: float32At(b, 4),
+			C5: float32At(b, 5), EMax: float32At(b, 6), NuMax: float32At(b, 7), Density: float32At(b, 8),
+		}
+	}}
+
+// fileColumns returns the columns of a state with the given flags, in file order.
+func fileColumns(flags uint32) []column {
+	if flags&flagSintering != 0 {
+		return append(columns[:len(columns):len(columns)], sinterColumn)
+	}
+	return columns
 }

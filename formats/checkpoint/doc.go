@@ -6,7 +6,7 @@
 //
 //	offset  size  field
 //	     0     8  magic "SNOWSTAT"
-//	     8     4  format version (2; version 1 had no sintering in Mat)
+//	     8     4  format version (1)
 //	    12     4  compression (1 = zstd; the only one)
 //	    16     8  frame number (int64, >= 0)
 //	    24    32  scene identity: whatever the writer uses to recognize its input
@@ -20,14 +20,15 @@
 //	     8     8    steps taken (int64)
 //	    16     8    fastest particle of the last step (float64, m/s)
 //	    24     8    fastest elastic wave of the last step (float64, m/s)
-//	    32     4    flags: bit 0 set when particle volumes are known; others 0
+//	    32     4    flags: bit 0 set when particle volumes are known, bit 1 when the
+//	                particles carry sintering state; others 0
 //	    36     4    particle count n (uint32, at most 2^31 - 1)
 //	    40          the particle fields, each as a column of n values in the solver's
 //	                particle order: ID int32, X 3 float64, V 3 float64, Mass float32,
-//	                Vol0 float32, FE 9 float32 (row-major), JP float32, Mat 14 float32
-//	                (Mu0, Lambda0, Xi, ThetaC, ThetaS, then sintering: MaxDensity,
-//	                C1-C5, EMax, NuMax, Density), Stress 6 float32 (xx, yy, zz, xy, xz,
-//	                yz): 180 bytes per particle
+//	                Vol0 float32, FE 9 float32 (row-major), JP float32, Mat 5 float32
+//	                (Mu0, Lambda0, Xi, ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz,
+//	                xy, xz, yz): 144 bytes per particle; with flag bit 1, then Sinter
+//	                9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density): 36 more
 //
 // and nothing after it. Columns rather than records, because a column's values are
 // alike (the materials and masses are often all equal) and compress far better.

@@ -15,7 +15,7 @@ import (
 
 // randomState returns a state of n particles with every field set to values that
 // differ between particles, including a negative zero, a NaN-free spread of
-// magnitudes and the largest ID.
+// magnitudes and the largest ID; for odd n the particles also carry sintering state.
 func randomState(n int, seed uint64) simcore.State {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	f32 := func() float32 { return float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))) }
@@ -35,14 +35,16 @@ func randomState(n int, seed uint64) simcore.State {
 		}
 		p.FE = append(p.FE, fe)
 		p.JP = append(p.JP, f32())
-		p.Mat = append(p.Mat, simcore.ParticleMaterial{Mu0: f32(), Lambda0: f32(), Xi: f32(), ThetaC: f32(), ThetaS: f32(),
-			Sinter: simcore.ParticleSintering{MaxDensity: f32(), C1: f32(), C2: f32(), C3: f32(), C4: f32(), C5: f32(),
-				EMax: f32(), NuMax: f32(), Density: f32()}})
+		p.Mat = append(p.Mat, simcore.ParticleMaterial{Mu0: f32(), Lambda0: f32(), Xi: f32(), ThetaC: f32(), ThetaS: f32()})
 		var s simcore.Sym3f
 		for k := range s {
 			s[k] = f32()
 		}
 		st.Stress = append(st.Stress, s)
+		if n%2 == 1 {
+			p.Sinter = append(p.Sinter, simcore.ParticleSintering{MaxDensity: f32(), C1: f32(), C2: f32(), C3: f32(),
+				C4: f32(), C5: f32(), EMax: f32(), NuMax: f32(), Density: f32()})
+		}
 	}
 	if n > 0 {
 		p.ID[0] = math.MaxInt32
@@ -54,12 +56,12 @@ func randomState(n int, seed uint64) simcore.State {
 // stateBits is every field of st in binary, so that comparisons are bit-exact.
 func stateBits(t testing.TB, st *simcore.State) []byte {
 	t.Helper()
-	if n := reflect.TypeOf(simcore.Particles{}).NumField(); n != 9 {
-		t.Fatalf("simcore.Particles has %d fields; the checkpoint format knows of 9", n)
+	if n := reflect.TypeOf(simcore.Particles{}).NumField(); n != 10 {
+		t.Fatalf("simcore.Particles has %d fields; the checkpoint format knows of 10", n)
 	}
 	p := &st.Particles
 	var buf bytes.Buffer
-	for _, v := range []any{p.ID, p.X, p.V, p.Mass, p.Vol0, p.FE, p.JP, p.Mat, st.Stress,
+	for _, v := range []any{p.ID, p.X, p.V, p.Mass, p.Vol0, p.FE, p.JP, p.Mat, p.Sinter, st.Stress,
 		st.Time, st.Steps, st.MaxSpeed, st.MaxWaveSpeed, st.VolumesKnown} {
 		if err := binary.Write(&buf, binary.LittleEndian, v); err != nil {
 			t.Fatal(err)

@@ -121,14 +121,14 @@ func (d *decoder) state() (simcore.State, error) {
 		return st, bad(16, "fastest particle", "%g m/s: must be finite and >= 0", st.MaxSpeed)
 	case !(st.MaxWaveSpeed >= 0) || math.IsInf(st.MaxWaveSpeed, 1):
 		return st, bad(24, "fastest wave", "%g m/s: must be finite and >= 0", st.MaxWaveSpeed)
-	case flags&^1 != 0:
+	case flags&^(flagVolumesKnown|flagSintering) != 0:
 		return st, bad(32, "flags", "unknown flags %#x", flags)
 	case n > MaxParticles:
 		return st, bad(36, "particle count", "%d: at most %d", n, MaxParticles)
 	}
-	st.VolumesKnown = flags&1 != 0
+	st.VolumesKnown = flags&flagVolumesKnown != 0
 
-	for _, c := range columns {
+	for _, c := range fileColumns(flags) {
 		start := d.off
 		per := len(d.buf) / c.size // values per read
 		for done := 0; done < int(n); {

@@ -15,11 +15,14 @@ import (
 
 const (
 	magic       = "SNOWSTAT"
-	Version     = 2 // the format version this package writes and reads
+	Version     = 1 // the format version this package writes and reads
 	compression = 1 // zstd
 	headerSize  = 60
 	stateHead   = 40  // the scalars before the particle columns
-	recordSize  = 180 // bytes per particle, all columns together
+	recordSize  = 144 // bytes per particle, all columns together (without sintering)
+
+	flagVolumesKnown = 1 // state flags: stage 2 has run
+	flagSintering    = 2 // a Sinter column follows the others
 	// MaxParticles is the most particles a checkpoint holds: particle IDs are int32.
 	MaxParticles = math.MaxInt32
 	// windowSize is the zstd window: large enough for the repeats within a column,
@@ -46,6 +49,9 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 		if l != n {
 			return errors.New("checkpoint: the state's particle fields have different lengths")
 		}
+	}
+	if p.Sinter != nil && len(p.Sinter) != n {
+		return errors.New("checkpoint: the state's particle fields have different lengths")
 	}
 	if n > MaxParticles {
 		return fmt.Errorf("checkpoint: %d particles: at most %d fit", n, MaxParticles)
@@ -74,7 +80,10 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 	e := &encoder{w: zw, buf: make([]byte, 0, 64<<10)}
 	var flags uint32
 	if st.VolumesKnown {
-		flags |= 1
+		flags |= flagVolumesKnown
+	}
+	if p.Sinter != nil {
+		flags |= flagSintering
 	}
 	b := e.next(stateHead)
 	le.PutUint64(b[0:], math.Float64bits(st.Time))
@@ -83,7 +92,7 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 	le.PutUint64(b[24:], math.Float64bits(st.MaxWaveSpeed))
 	le.PutUint32(b[32:], flags)
 	le.PutUint32(b[36:], uint32(n))
-	for _, c := range columns {
+	for _, c := range fileColumns(flags) {
 		for i := 0; i < n && e.err == nil; i++ {
 			c.put(e.next(c.size), st, i)
 		}
