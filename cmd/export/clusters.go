@@ -90,11 +90,7 @@ func newClusterReport(s *settings, jobs []job) (*clusterReport, error) {
 }
 
 func (c *clusterReport) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
-	if err != nil {
-		return result{err: err}
-	}
-	pos, err := f.positions()
+	f, pos, err := readPositions(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}

@@ -245,27 +245,12 @@ func writeBarePRT(t *testing.T, path string, pos []float32, mass float32) {
 		m = h.AddChannel("Mass", prt.Float32, 1)
 	}
 	h.Count = int64(len(pos) / 3)
-	var buf bytes.Buffer
-	w, err := prt.NewWriter(&buf, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := make([]byte, h.ParticleSize())
-	for i := 0; i < len(pos)/3; i++ {
+	writePRTFile(t, path, h, func(i int, rec []byte) {
 		p.PutFloat32s(rec, pos[3*i:3*i+3]...)
 		if mass > 0 {
 			m.PutFloat32s(rec, mass)
 		}
-		if err := w.WriteParticle(rec); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // Files from elsewhere: without GridSpacing the link must be given, without Mass the

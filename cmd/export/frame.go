@@ -49,6 +49,16 @@ func (f *frame) positions() ([]float32, error) {
 	return f.floats("Position", 3)
 }
 
+// readPositions reads the frame at path and its positions.
+func readPositions(path string) (*frame, []float32, error) {
+	f, err := readFrame(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	pos, err := f.positions()
+	return f, pos, err
+}
+
 // floats returns a float channel that must have the given arity (0: any).
 func (f *frame) floats(name string, arity int) ([]float32, error) {
 	c, ok := f.Header.Channel(name)

@@ -79,13 +79,7 @@ func (b *snowball) writePRT(t testing.TB, path string, frame int) {
 		prt.MetaFloat64("", "GridSpacing", ballH),
 		prt.MetaInt32("Velocity", "Interpretation", 2),
 	}
-	var buf bytes.Buffer
-	w, err := prt.NewWriter(&buf, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := make([]byte, h.ParticleSize())
-	for i := 0; i < b.len(); i++ {
+	writePRTFile(t, path, h, func(i int, rec []byte) {
 		pos.PutFloat32s(rec, b.pos[3*i:3*i+3]...)
 		vel.PutFloat32s(rec, b.vel[3*i:3*i+3]...)
 		dens.PutFloat32s(rec, 1+float32(i%7)/10)
@@ -93,6 +87,20 @@ func (b *snowball) writePRT(t testing.TB, path string, frame int) {
 		mass.PutFloat32s(rec, b.mass[i])
 		phys.PutFloat32s(rec, b.rho[i])
 		plastic.PutFloat32s(rec, 1-float32(i%5)/20)
+	})
+}
+
+// writePRTFile writes a PRT file of h.Count particles, each record filled by record.
+func writePRTFile(t testing.TB, path string, h prt.Header, record func(i int, rec []byte)) {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := prt.NewWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := make([]byte, h.ParticleSize())
+	for i := 0; i < int(h.Count); i++ {
+		record(i, rec)
 		if err := w.WriteParticle(rec); err != nil {
 			t.Fatal(err)
 		}

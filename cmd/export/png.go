@@ -194,11 +194,7 @@ func particleRadius(s *settings, path string) (float32, error) {
 }
 
 func (c *pngConverter) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
-	if err != nil {
-		return result{err: err}
-	}
-	pos, err := f.positions()
+	f, pos, err := readPositions(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}
