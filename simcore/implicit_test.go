@@ -399,13 +399,13 @@ func BenchmarkStiffSnowball(b *testing.B) {
 		name string
 		in   Integrator
 		dt   float64 // 0: the stable step
-		cfl  float64 // times the default CFL
+		cfl  float64 // 0: the integrator's default
 	}{
-		{"explicit", Explicit, 0, 1},
-		{"explicit-half-dt", Explicit, 0, 0.5},
-		{"semi-implicit-dt=0.25ms", SemiImplicit, 0.25e-3, 1},
-		{"semi-implicit-dt=0.5ms", SemiImplicit, 0.5e-3, 1},
-		{"semi-implicit-default", SemiImplicit, 0, SemiImplicitCFL / DefaultConfig().CFL},
+		{"explicit", Explicit, 0, 0},
+		{"explicit-half-dt", Explicit, 0, ExplicitCFL / 2},
+		{"semi-implicit-dt=0.25ms", SemiImplicit, 0.25e-3, 0},
+		{"semi-implicit-dt=0.5ms", SemiImplicit, 0.5e-3, 0},
+		{"semi-implicit-default", SemiImplicit, 0, 0},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var s *Sim
@@ -413,7 +413,7 @@ func BenchmarkStiffSnowball(b *testing.B) {
 			for b.Loop() {
 				cfg := DefaultConfig()
 				cfg.Integrator = c.in
-				cfg.CFL *= c.cfl
+				cfg.CFL = c.cfl
 				s = icySnowball(b, h, radius, cfg)
 				steps = 0
 				for s.Time < duration-1e-12 {
@@ -537,7 +537,8 @@ func BenchmarkHessianAction(b *testing.B) {
 }
 
 // The time step knows the integrator: explicit, CFL h / (v + c); semi-implicit,
-// CFL h / v capped at WaveCells h / c; both capped at MaxDt.
+// CFL h / v capped at WaveCells h / c; both capped at MaxDt, and CFL 0 taking each
+// integrator's default.
 func TestStableDtByIntegrator(t *testing.T) {
 	cfg := DefaultConfig()
 	s := icySnowball(t, 0.01, 0.05, cfg)
@@ -549,13 +550,17 @@ func TestStableDtByIntegrator(t *testing.T) {
 		t.Fatalf("particle speed %g, wave speed %g: the scene should move and be stiff", v, c)
 	}
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want }
-	if got, want := s.StableDt(), s.CFL*h/(v+c); !near(got, want) {
+	if got, want := s.StableDt(), ExplicitCFL*h/(v+c); !near(got, want) {
 		t.Errorf("explicit: dt %g, want %g", got, want)
 	}
 	s.Integrator = SemiImplicit
-	for _, c2 := range []struct{ cfl, cells float64 }{{0.15, 14}, {0.15, 0.5}, {0.9, 1e6}} {
+	for _, c2 := range []struct{ cfl, cells float64 }{{0, 14}, {0.15, 0.5}, {0.9, 1e6}} {
 		s.CFL, s.WaveCells = c2.cfl, c2.cells
-		want := math.Min(s.MaxDt, math.Min(c2.cfl*h/v, c2.cells*h/c))
+		cfl := c2.cfl
+		if cfl == 0 {
+			cfl = SemiImplicitCFL // the semi-implicit default
+		}
+		want := math.Min(s.MaxDt, math.Min(cfl*h/v, c2.cells*h/c))
 		if got := s.StableDt(); !near(got, want) {
 			t.Errorf("semi-implicit, cfl %g, wave cells %g: dt %g, want %g", c2.cfl, c2.cells, got, want)
 		}

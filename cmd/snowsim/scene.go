@@ -227,9 +227,6 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	if f.Solver.MaxIterations != nil {
 		cfg.SolverMaxIterations = *f.Solver.MaxIterations
 	}
-	if cfg.Integrator == simcore.SemiImplicit && f.Time.CFL == nil {
-		cfg.CFL = simcore.SemiImplicitCFL // a CFL on particle speed alone: see the constant
-	}
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}

@@ -161,8 +161,8 @@ func TestSemiImplicitCFL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sc.Config.CFL != c.want {
-			t.Errorf("%q: cfl %g, want %g", c.extra, sc.Config.CFL, c.want)
+		if got := sc.Config.StepCFL(); got != c.want {
+			t.Errorf("%q: cfl %g, want %g", c.extra, got, c.want)
 		}
 	}
 }
