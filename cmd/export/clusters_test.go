@@ -327,7 +327,7 @@ func TestClustersUsageErrors(t *testing.T) {
 		{[]string{"-to", "clusters", "-link", "NaN", in, out}, exitUsage, "-link NaN"},
 		{[]string{"-to", "clusters", "-powder", "-1", in, out}, exitUsage, "-powder -1"},
 		{[]string{"-to", "clusters", in}, exitUsage, "Usage:"},
-		{[]string{"-to", "cluster", in, out}, exitUsage, "ply, vdb, prt, png or clusters"},
+		{[]string{"-to", "cluster", in, out}, exitUsage, "ply, vdb, prt, png, clusters or compare"},
 		{[]string{"-to", "clusters", in, filepath.Join(dir, "sim", "snow.0001.prt")}, exitFailure, "would replace its input"},
 	} {
 		code, log := runExport(t, c.args...)

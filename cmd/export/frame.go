@@ -139,15 +139,7 @@ func (s *settings) colors(f *frame) ([]uint8, error) {
 	if s.color == "" {
 		return nil, nil
 	}
-	name := s.color
-	for from, to := range s.rename { // -color may name a channel by its new name
-		if to == name {
-			if _, ok := f.Header.Channel(name); !ok {
-				name = from
-			}
-		}
-	}
-	values, err := f.scalar(name)
+	values, err := s.colorValues(f)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +153,19 @@ func (s *settings) colors(f *frame) ([]uint8, error) {
 		copy(rgb[3*i:], c[:])
 	}
 	return rgb, nil
+}
+
+// colorValues returns the values of the -color channel, one per particle.
+func (s *settings) colorValues(f *frame) ([]float32, error) {
+	name := s.color
+	for from, to := range s.rename { // -color may name a channel by its new name
+		if to == name {
+			if _, ok := f.Header.Channel(name); !ok {
+				name = from
+			}
+		}
+	}
+	return f.scalar(name)
 }
 
 // fileBounds returns the box of the particles of a file, from its BoundBox metadata when

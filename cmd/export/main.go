@@ -1,7 +1,7 @@
 // Command export turns snowsim's PRT particle frames into what renderers and DCCs
 // load: PLY point clouds, OpenVDB density volumes, PRT files with other channels, and
-// PNG previews with a contact sheet or an animated GIF; and reports how the snow breaks
-// into lumps and powder.
+// PNG previews with a contact sheet or an animated GIF; lays several runs side by side
+// in one picture; and reports how the snow breaks into lumps and powder.
 package main
 
 import (
@@ -21,14 +21,17 @@ import (
 
 const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
 PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews,
-or reports their clusters: lumps and powder.
+compares runs side by side in one picture, or reports their clusters: lumps and
+powder.
 
 Usage:
   export -to ply|vdb|prt|png|clusters [flags] input output
+  export -to compare [flags] output.png input...
 
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
 a numbered sequence; output names the files to write, with #### or %04d for the
-frame number, or for clusters the one CSV report (- for stdout). Frames are
+frame number, or for clusters the one CSV report (- for stdout). compare writes one
+PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
 converted in parallel; files are replaced only when complete.
 
 Flags:
@@ -47,11 +50,14 @@ Examples:
   export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
+  export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
+  export -to compare -frames 0-120 -every 24 -color Velocity cmp.png runs/*/snow.0001.prt
 
 Colours (-color) come from a channel: its value, or its length for vectors
 (Velocity: speed), through -colormap over -color-range; without a range each frame
 uses its own 1st to 99th percentile, so give one for a sequence that should not
-flicker.
+flicker. compare colours every picture over one range: -color-range, or else one
+that spans each picture's own.
 `
 
 // Exit statuses: 2 for usage errors, 1 for everything else.
@@ -63,8 +69,8 @@ const (
 // settings is what the flags say.
 type settings struct {
 	to            string
-	input, output string // output "": png with only -sheet or -gif, and clusters (clusters.report)
-	first, last   int    // the frame range; 0, 0 for all
+	input, output string // output "": png with only -sheet or -gif, clusters (clusters.report) and compare
+	first, last   int    // the frame range; 0, 0 for all (compare: compare.frames)
 	selection     string // the -frames text, for messages
 	threads       int
 
@@ -88,6 +94,8 @@ type settings struct {
 	view viewSettings
 	// clusters
 	clusters clusterSettings
+	// compare
+	compare compareSettings
 }
 
 // flagModes says which -to modes a flag applies to; flags not listed apply to all.
@@ -97,10 +105,12 @@ var flagModes = map[string]string{
 	"voxel": "vdb", "filter": "vdb", "mass": "vdb clusters",
 	"half": "prt vdb",
 	"keep": "prt", "drop": "prt", "rename": "prt",
-	"size": "png", "ss": "png", "azimuth": "png", "elevation": "png", "fov": "png", "eye": "png",
-	"target": "png", "radius": "png", "ground": "png", "sheet": "png", "columns": "png", "gif": "png",
+	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
+	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare",
+	"ground": "png compare", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png",
 	"link": "clusters", "powder": "clusters",
+	"labels": "compare", "every": "compare",
 }
 
 func main() {
@@ -117,12 +127,12 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png or clusters (required)")
-	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence")
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters or compare (required)")
+	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
-	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png)")
+	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
 	cmap := fs.String("colormap", "viridis", "colour `map`: "+strings.Join(colormap.Names(), ", "))
-	crange := fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame)")
+	crange := fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame; compare: one for all)")
 	fs.BoolVar(&s.ascii, "ascii", false, "ply: write ASCII instead of binary little-endian")
 	fs.BoolVar(&s.normals, "normals", false, "ply: add nx ny nz, the outward normal of the snow (minus the density gradient)")
 	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s)")
@@ -136,6 +146,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	rename := fs.String("rename", "", "prt: rename channels, `Old=New,...`")
 	s.view.flags(fs)
 	s.clusters.flags(fs)
+	s.compare.flags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -145,15 +156,17 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	switch s.to {
-	case "ply", "vdb", "prt", "png", "clusters":
+	case "ply", "vdb", "prt", "png", "clusters", "compare":
 	case "":
 		fs.Usage()
-		return nil, errors.New("-to is required: ply, vdb, prt, png or clusters")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare")
 	default:
-		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png or clusters", s.to)
+		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters or compare", s.to)
 	}
 	var misplaced error
+	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
+		given[f.Name] = true
 		if modes, ok := flagModes[f.Name]; ok && !strings.Contains(" "+modes+" ", " "+s.to+" ") && misplaced == nil {
 			misplaced = fmt.Errorf("-%s applies to -to %s, not -to %s", f.Name, strings.ReplaceAll(modes, " ", " and "), s.to)
 		}
@@ -163,6 +176,13 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	}
 	wholeSequence := s.to == "png" && (s.view.sheet != "" || s.view.gif != "")
 	switch {
+	case s.to == "compare":
+		if err := s.compare.check(fs.Args(), *frames); err != nil {
+			return nil, err
+		}
+		if !given["size"] {
+			s.view.size = compareCellSize // a cell, not a whole picture
+		}
 	case fs.NArg() == 2:
 		s.input, s.output = fs.Arg(0), fs.Arg(1)
 	case fs.NArg() == 1 && wholeSequence:
@@ -177,9 +197,12 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
-	if *frames != "" {
+	if *frames != "" && s.to != "compare" {
 		var err error
 		if s.first, s.last, err = seq.ParseRange(*frames); err != nil {
+			if strings.Contains(*frames, ",") {
+				return nil, fmt.Errorf("-frames %q: a list of frames is for -to compare; use A-B or a single frame", *frames)
+			}
 			return nil, fmt.Errorf("-frames %v", err)
 		}
 		s.selection = *frames
@@ -207,7 +230,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	case s.mass < 0 || s.mass != s.mass:
 		return nil, fmt.Errorf("-mass %g: must be positive", s.mass)
 	}
-	if s.to == "png" {
+	if s.to == "png" || s.to == "compare" {
 		if err := s.view.check(); err != nil {
 			return nil, err
 		}

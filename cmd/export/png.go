@@ -18,7 +18,7 @@ import (
 )
 
 // viewSettings are the flags of -to png: the picture, the camera and the
-// whole-sequence outputs.
+// whole-sequence outputs; -to compare shares the picture and camera ones.
 type viewSettings struct {
 	size                string
 	width, height       int
@@ -36,15 +36,15 @@ type viewSettings struct {
 }
 
 func (v *viewSettings) flags(fs *flag.FlagSet) {
-	fs.StringVar(&v.size, "size", "1280x720", "png: picture size `WxH` in pixels")
-	fs.IntVar(&v.supersample, "ss", 2, "png: supersampling: `N`xN samples per pixel")
-	fs.Float64Var(&v.azimuth, "azimuth", preview.DefaultAzimuth, "png: automatic camera: `degrees` about +Y from +Z towards +X")
-	fs.Float64Var(&v.elevation, "elevation", preview.DefaultElevation, "png: automatic camera: `degrees` above the horizon")
-	fs.Float64Var(&v.fov, "fov", preview.DefaultFov, "png: vertical field of view in `degrees`")
-	fs.StringVar(&v.eyeText, "eye", "", "png: camera position `x,y,z` (default: framed from the sequence's bounds)")
-	fs.StringVar(&v.targetText, "target", "", "png: point `x,y,z` the camera looks at (default: the centre of the bounds)")
-	fs.Float64Var(&v.radius, "radius", 0, "png: particle radius in `metres` (default: half the particle spacing)")
-	fs.StringVar(&v.ground, "ground", "auto", "png: ground plane: auto (under the sequence's lowest particle), none, or a height `y`")
+	fs.StringVar(&v.size, "size", "1280x720", "png: picture size `WxH` in pixels; compare: each picture's size, "+compareCellSize+" unless given")
+	fs.IntVar(&v.supersample, "ss", 2, "png, compare: supersampling: `N`xN samples per pixel")
+	fs.Float64Var(&v.azimuth, "azimuth", preview.DefaultAzimuth, "png, compare: automatic camera: `degrees` about +Y from +Z towards +X")
+	fs.Float64Var(&v.elevation, "elevation", preview.DefaultElevation, "png, compare: automatic camera: `degrees` above the horizon")
+	fs.Float64Var(&v.fov, "fov", preview.DefaultFov, "png, compare: vertical field of view in `degrees`")
+	fs.StringVar(&v.eyeText, "eye", "", "png, compare: camera position `x,y,z` (default: framed from the sequence's bounds)")
+	fs.StringVar(&v.targetText, "target", "", "png, compare: point `x,y,z` the camera looks at (default: the centre of the bounds)")
+	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing)")
+	fs.StringVar(&v.ground, "ground", "auto", "png, compare: ground plane: auto (under the sequence's lowest particle), none, or a height `y`")
 	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
 	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
 	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
@@ -114,7 +114,6 @@ type pngConverter struct {
 const sheetCellWidth = 320
 
 func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
-	v := &s.view
 	c := &pngConverter{s: s}
 	// The whole sequence's bounds, not just the selected frames', so that runs split
 	// over several machines frame the same.
@@ -122,44 +121,65 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
-	hi := lo.Scale(-1)
-	for _, f := range all {
+	lo, hi, err := sequenceBounds(all)
+	if err != nil {
+		return nil, err
+	}
+	if c.radius, err = particleRadius(s, jobs[0].in.Path); err != nil {
+		return nil, err
+	}
+	c.camera, c.opt = s.view.scene(lo, hi, lo[1]-float64(c.radius))
+	c.sheet = make([]image.Image, len(jobs))
+	c.gif = make([]image.Image, len(jobs))
+	c.labels = make([]string, len(jobs))
+	return c, nil
+}
+
+// sequenceBounds returns the box of the particles of frames (empty, lo > hi, when
+// they have none), from their headers where they can tell.
+func sequenceBounds(frames []seq.Frame) (lo, hi levelset.Vec3, err error) {
+	lo = levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi = lo.Scale(-1)
+	for _, f := range frames {
 		flo, fhi, n, err := fileBounds(f.Path)
 		if err != nil {
-			return nil, fmt.Errorf("frame %d (%s): %v", f.Number, f.Path, err)
+			return lo, hi, fmt.Errorf("frame %d (%s): %v", f.Number, f.Path, err)
 		}
 		if n > 0 {
 			lo, hi = lo.Min(levelset.Vec3(flo)), hi.Max(levelset.Vec3(fhi))
 		}
 	}
-	if c.radius, err = particleRadius(s, jobs[0].in.Path); err != nil {
-		return nil, err
-	}
+	return lo, hi, nil
+}
+
+// scene returns the camera and the render options the flags ask for, for
+// particles in the box [lo, hi]: a camera that frames the box unless -eye and
+// -target place it, and the ground at floor for -ground auto (the bottom of the
+// lowest sphere: its y minus the radius). One box and one floor for every picture
+// give one still camera and ground; a non-finite floor (no particles anywhere)
+// leaves each picture its own ground.
+func (v *viewSettings) scene(lo, hi levelset.Vec3, floor float64) (preview.Camera, preview.Options) {
 	aspect := float64(v.width) / float64(v.height)
-	c.camera = preview.Frame(lo, hi, aspect, v.azimuth, v.elevation, v.fov)
+	camera := preview.Frame(lo, hi, aspect, v.azimuth, v.elevation, v.fov)
 	if v.target != nil {
-		c.camera.Target = *v.target
+		camera.Target = *v.target
 	}
 	if v.eye != nil {
-		c.camera.Eye = *v.eye
+		camera.Eye = *v.eye
 	}
-	c.opt = preview.Options{Width: v.width, Height: v.height, Supersample: v.supersample, Ground: preview.GroundAt}
+	opt := preview.Options{Width: v.width, Height: v.height, Supersample: v.supersample, Ground: preview.GroundAt}
 	switch v.ground {
 	case "none":
-		c.opt.Ground = preview.GroundNone
+		opt.Ground = preview.GroundNone
 	case "auto":
-		c.opt.GroundHeight = lo[1] - float64(c.radius)
-		if math.IsInf(lo[1], 0) {
-			c.opt.Ground = preview.GroundAuto
+		opt.GroundHeight = floor
+		if math.IsInf(floor, 0) || math.IsNaN(floor) {
+			opt.Ground = preview.GroundAuto
 		}
 	default:
-		c.opt.GroundHeight, _ = strconv.ParseFloat(v.ground, 64)
+		opt.GroundHeight, _ = strconv.ParseFloat(v.ground, 64)
 	}
-	c.sheet = make([]image.Image, len(jobs))
-	c.gif = make([]image.Image, len(jobs))
-	c.labels = make([]string, len(jobs))
-	return c, nil
+	return camera, opt
 }
 
 // particleRadius is -radius, or half the particle spacing of the first frame: the cube
@@ -194,15 +214,10 @@ func particleRadius(s *settings, path string) (float32, error) {
 }
 
 func (c *pngConverter) convert(j job, threads int) result {
-	f, pos, err := readPositions(j.in.Path)
+	f, pts, err := c.s.points(j.in.Path, c.radius)
 	if err != nil {
 		return result{err: err}
 	}
-	rgb, err := c.s.colors(f)
-	if err != nil {
-		return result{err: err}
-	}
-	pts := preview.Points{Pos: pos, Color: rgb, Radius: c.radius}
 	opt := c.opt
 	opt.Workers = threads
 	var size int64
@@ -230,6 +245,20 @@ func (c *pngConverter) convert(j job, threads int) result {
 	c.labels[j.index] = fmt.Sprintf("frame %d", j.in.Number)
 	c.sheet[j.index], c.gif[j.index] = cell, gifFrame
 	return result{particles: f.Len(), bytes: size}
+}
+
+// points reads the frame at path as the renderer's spheres of the given radius,
+// coloured by -color.
+func (s *settings) points(path string, radius float32) (*frame, preview.Points, error) {
+	f, pos, err := readPositions(path)
+	if err != nil {
+		return nil, preview.Points{}, err
+	}
+	rgb, err := s.colors(f)
+	if err != nil {
+		return nil, preview.Points{}, err
+	}
+	return f, preview.Points{Pos: pos, Color: rgb, Radius: radius}, nil
 }
 
 func (c *pngConverter) finish(log io.Writer) error {

@@ -43,16 +43,7 @@ type converter interface {
 // exportAll converts every selected frame, several at a time, and reports progress
 // and a summary. It stops at the first failure; frames written before it stay valid.
 func exportAll(s *settings, log io.Writer) error {
-	jobs, err := selectFrames(s)
-	if err != nil {
-		return err
-	}
-	if s.output != "" {
-		if err := os.MkdirAll(filepath.Dir(s.output), 0o755); err != nil {
-			return err
-		}
-	}
-	conv, err := newConverter(s, jobs)
+	jobs, conv, err := plan(s)
 	if err != nil {
 		return err
 	}
@@ -128,6 +119,32 @@ func exportAll(s *settings, log io.Writer) error {
 	}
 	fmt.Fprintln(log, summary)
 	return nil
+}
+
+// plan returns the frames to convert and the converter of the -to format. A
+// comparison chooses its own frames, from several inputs.
+func plan(s *settings) ([]job, converter, error) {
+	if s.to == "compare" {
+		c, err := newComparison(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c.jobs, c, nil
+	}
+	jobs, err := selectFrames(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.output != "" {
+		if err := os.MkdirAll(filepath.Dir(s.output), 0o755); err != nil {
+			return nil, nil, err
+		}
+	}
+	conv, err := newConverter(s, jobs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return jobs, conv, nil
 }
 
 // selectFrames finds the input frames in the -frames range and names their outputs.

@@ -27,5 +27,5 @@
 //     are shaded once.
 //
 // ContactSheet and WriteGIF turn a rendered sequence into one picture or an
-// animation.
+// animation; Grid lays several runs out side by side, a row per run.
 package preview

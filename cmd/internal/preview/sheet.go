@@ -17,19 +17,23 @@ var (
 // sheetGap is the space in pixels around and between cells.
 const sheetGap = 6
 
-// sheetLayout is where ContactSheet puts things: cells of cellW x cellH pixels
-// for the frames, each with a label strip of labelH pixels under it, in
-// columns x rows, sheetGap apart.
+// sheetLayout is where ContactSheet and Grid put things: cells of cellW x cellH
+// pixels in columns x rows, sheetGap apart, each with a label strip of labelH
+// pixels under it (ContactSheet's frame labels); and in front of them a column of
+// left pixels for row labels and a strip of top pixels for column labels (Grid's).
+// Label space of 0 is none.
 type sheetLayout struct {
 	columns, rows        int
 	cellW, cellH, labelH int
+	left, top            int
 	scale                int // font scale
 }
 
-// layoutSheet sizes the cells to the largest frame; columns <= 0 means about
-// square: ceil(sqrt(n)). The font grows with the cell (one font pixel per 240
-// picture pixels, at least one) so labels stay legible on large frames.
-func layoutSheet(frames []image.Image, columns int) sheetLayout {
+// layoutCells sizes the cells to the largest frame (nil frames are empty cells)
+// and leaves no room for labels; columns <= 0 means about square: ceil(sqrt(n)).
+// The font grows with the cell (one font pixel per 240 picture pixels, at least
+// one) so labels stay legible on large frames.
+func layoutCells(frames []image.Image, columns int) sheetLayout {
 	n := len(frames)
 	if columns <= 0 {
 		columns = int(math.Ceil(math.Sqrt(float64(n))))
@@ -37,29 +41,71 @@ func layoutSheet(frames []image.Image, columns int) sheetLayout {
 	columns = max(1, min(columns, n))
 	l := sheetLayout{columns: columns, rows: (n + columns - 1) / columns}
 	for _, f := range frames {
-		l.cellW, l.cellH = max(l.cellW, f.Bounds().Dx()), max(l.cellH, f.Bounds().Dy())
+		if f != nil {
+			l.cellW, l.cellH = max(l.cellW, f.Bounds().Dx()), max(l.cellH, f.Bounds().Dy())
+		}
 	}
 	l.scale = max(1, min(4, l.cellW/240))
-	l.labelH = (glyphHeight + 6) * l.scale // 3 font pixels above and below the text
 	return l
 }
 
+// layoutSheet is ContactSheet's layout: a label strip under every cell.
+func layoutSheet(frames []image.Image, columns int) sheetLayout {
+	l := layoutCells(frames, columns)
+	l.labelH = l.lineHeight()
+	return l
+}
+
+// lineHeight is the height of a strip of one line of text: the glyphs with 3 font
+// pixels above and below.
+func (l sheetLayout) lineHeight() int { return (glyphHeight + 6) * l.scale }
+
+// origin returns the top-left corner of the first cell.
+func (l sheetLayout) origin() image.Point { return image.Pt(sheetGap+l.left, sheetGap+l.top) }
+
 // size returns the sheet's size.
 func (l sheetLayout) size() image.Point {
-	return image.Pt(sheetGap+l.columns*(l.cellW+sheetGap), sheetGap+l.rows*(l.cellH+l.labelH+sheetGap))
+	o := l.origin()
+	return image.Pt(o.X+l.columns*(l.cellW+sheetGap), o.Y+l.rows*(l.cellH+l.labelH+sheetGap))
 }
 
 // cell returns the picture rectangle of cell i (row-major).
 func (l sheetLayout) cell(i int) image.Rectangle {
-	x := sheetGap + (i%l.columns)*(l.cellW+sheetGap)
-	y := sheetGap + (i/l.columns)*(l.cellH+l.labelH+sheetGap)
-	return image.Rect(x, y, x+l.cellW, y+l.cellH)
+	at := l.origin().Add(image.Pt((i%l.columns)*(l.cellW+sheetGap), (i/l.columns)*(l.cellH+l.labelH+sheetGap)))
+	return image.Rectangle{Min: at, Max: at.Add(image.Pt(l.cellW, l.cellH))}
 }
 
 // label returns the strip under cell i where its label goes.
 func (l sheetLayout) label(i int) image.Rectangle {
 	c := l.cell(i)
 	return image.Rect(c.Min.X, c.Max.Y, c.Max.X, c.Max.Y+l.labelH)
+}
+
+// paint returns the sheet with its background and every frame in its cell, a
+// smaller frame centred in it, pixel for pixel.
+func (l sheetLayout) paint(frames []image.Image) *image.RGBA {
+	sheet := image.NewRGBA(image.Rectangle{Max: l.size()})
+	fill(sheet, sheet.Bounds(), sheetBackground)
+	for i, f := range frames {
+		if f == nil {
+			continue
+		}
+		fb := f.Bounds()
+		at := l.cell(i).Min.Add(image.Pt((l.cellW-fb.Dx())/2, (l.cellH-fb.Dy())/2))
+		draw.Draw(sheet, fb.Sub(fb.Min).Add(at), f, fb.Min, draw.Src)
+	}
+	return sheet
+}
+
+// write draws one line of text in box, centred vertically and either centred
+// horizontally or from the box's left edge, clipped to the box.
+func (l sheetLayout) write(sheet *image.RGBA, box image.Rectangle, text string, centred bool) {
+	x := box.Min.X
+	if centred {
+		x += (box.Dx() - textWidth(text, l.scale)) / 2
+	}
+	y := box.Min.Y + (box.Dy()-glyphHeight*l.scale)/2
+	drawText(sheet.SubImage(box).(*image.RGBA), x, y, text, l.scale, sheetText)
 }
 
 // ContactSheet tiles the frames, row by row in columns columns (<= 0: about
@@ -73,19 +119,9 @@ func ContactSheet(frames []image.Image, labels []string, columns int) *image.RGB
 		return image.NewRGBA(image.Rectangle{})
 	}
 	l := layoutSheet(frames, columns)
-	sheet := image.NewRGBA(image.Rectangle{Max: l.size()})
-	fill(sheet, sheet.Bounds(), sheetBackground)
-	for i, f := range frames {
-		c := l.cell(i)
-		fb := f.Bounds()
-		at := c.Min.Add(image.Pt((l.cellW-fb.Dx())/2, (l.cellH-fb.Dy())/2))
-		draw.Draw(sheet, fb.Sub(fb.Min).Add(at), f, fb.Min, draw.Src)
-		if i < len(labels) {
-			strip := l.label(i)
-			x := strip.Min.X + (strip.Dx()-textWidth(labels[i], l.scale))/2
-			y := strip.Min.Y + 3*l.scale
-			drawText(sheet.SubImage(strip).(*image.RGBA), x, y, labels[i], l.scale, sheetText)
-		}
+	sheet := l.paint(frames)
+	for i, text := range labels[:min(len(labels), len(frames))] {
+		l.write(sheet, l.label(i), text, true)
 	}
 	return sheet
 }

@@ -1,0 +1,397 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/colormap"
+	"snowtools/cmd/internal/preview"
+	"snowtools/cmd/internal/seq"
+	"snowtools/levelset"
+)
+
+// -to compare: one picture that compares runs as the figures of a paper do (say, a
+// snowball pressed at three pressures, with and without sintering): a row per run,
+// a column per chosen frame, every picture seen by one camera over one ground and
+// coloured over one range, so that differences between pictures are differences
+// between the runs, not between framings.
+
+const (
+	// defaultCompareColumns is how many frames a comparison shows without -frames:
+	// enough to follow a motion, few enough for a page.
+	defaultCompareColumns = 6
+	// maxCompareColumns bounds the columns, so that a range given without -every
+	// (0-1000) is a usage error rather than a picture tens of thousands of pixels
+	// wide.
+	maxCompareColumns = 50
+	// compareCellSize is the default -size: of one picture of the table, not of
+	// the whole.
+	compareCellSize = "320x240"
+)
+
+// compareSettings are the arguments and flags of -to compare.
+type compareSettings struct {
+	output     string   // the picture
+	inputs     []string // one run per row
+	labelsText string   // -labels
+	labels     []string // one per input; nil: the inputs' folder names
+	frames     []int    // the columns, from -frames; nil: chosen from the frames the inputs share
+	every      int      // -every; 0: not given
+}
+
+func (c *compareSettings) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.labelsText, "labels", "", "compare: row `labels`, comma-separated, one per input (default: each input's folder name)")
+	fs.IntVar(&c.every, "every", 0, "compare: only every `N`th frame of the -frames ranges, or of the frames all inputs share")
+}
+
+// check reads the arguments (output, then inputs) and the -frames text.
+func (c *compareSettings) check(args []string, frames string) error {
+	if len(args) < 2 {
+		return fmt.Errorf("-to compare needs the output picture, then the inputs: export -to compare out.png 'runA/snow.####.prt' 'runB/snow.####.prt'")
+	}
+	c.output, c.inputs = args[0], args[1:]
+	// The output comes first, unlike in the other modes: a name that is not a PNG is
+	// most likely an input given first by habit.
+	if !strings.EqualFold(filepath.Ext(c.output), ".png") {
+		return fmt.Errorf("output %s: -to compare writes one PNG, named before the inputs: export -to compare out.png input...", c.output)
+	}
+	if _, isPattern, err := seq.ParsePattern(c.output); err != nil || isPattern {
+		return fmt.Errorf("output %s: -to compare writes one picture; name it without #### or %%04d", c.output)
+	}
+	if c.every < 0 {
+		return fmt.Errorf("-every %d: must be at least 1", c.every)
+	}
+	if frames != "" {
+		ranges, err := seq.ParseList(frames)
+		if err != nil {
+			return fmt.Errorf("-frames %v", err)
+		}
+		if c.frames, err = seq.Expand(ranges, c.every, maxCompareColumns); err != nil {
+			return fmt.Errorf("-frames %s: %v; at most %d columns fit a comparison (thin a range with -every N)", frames, err, maxCompareColumns)
+		}
+	}
+	if c.labelsText != "" {
+		c.labels = strings.Split(c.labelsText, ",")
+		for i := range c.labels {
+			c.labels[i] = strings.TrimSpace(c.labels[i])
+		}
+		if len(c.labels) != len(c.inputs) {
+			return fmt.Errorf("-labels: %d labels for %d inputs; give one per input, comma-separated", len(c.labels), len(c.inputs))
+		}
+	}
+	return nil
+}
+
+// comparison renders the cells of the table and puts them together at the end.
+// Its jobs are row-major: input r at column c is job r*len(frames) + c.
+type comparison struct {
+	s      *settings // with the picture's colour range (see newComparison)
+	frames []int     // the columns' frame numbers
+	labels []string  // the rows'
+	jobs   []job
+	radius []float32 // by row: runs may differ in resolution
+	camera preview.Camera
+	opt    preview.Options
+	shared bool // the colour range was computed over the pictures, not given
+
+	cells []image.Image // by job index
+	times []float64     // by job index: the PRT Time metadata, NaN without
+}
+
+// newComparison finds every input's frames, chooses the columns, and fixes what all
+// pictures share: the camera that frames all selected frames of all inputs, the ground
+// under the lowest particle of any of them and, for -color without -color-range, one
+// colour range. Every check that needs no particle data comes first, so that a
+// missing frame fails at once.
+func newComparison(s *settings) (*comparison, error) {
+	cs := &s.compare
+	runs := make([][]seq.Frame, len(cs.inputs))
+	for r, in := range cs.inputs {
+		var err error
+		if runs[r], err = seq.Find(in); err != nil {
+			return nil, err
+		}
+	}
+	frames, err := compareColumns(cs, runs)
+	if err != nil {
+		return nil, err
+	}
+	c := &comparison{frames: frames, labels: cs.labels, radius: make([]float32, len(runs))}
+	if c.labels == nil {
+		c.labels = defaultLabels(cs.inputs)
+	}
+	for r, run := range runs {
+		byNumber := make(map[int]seq.Frame, len(run))
+		for _, f := range run {
+			byNumber[f.Number] = f
+		}
+		var missing []string
+		for _, n := range frames {
+			f, ok := byNumber[n]
+			if !ok {
+				missing = append(missing, strconv.Itoa(n))
+				continue
+			}
+			c.jobs = append(c.jobs, job{index: len(c.jobs), in: f})
+		}
+		if len(missing) > 0 {
+			noun := "frame"
+			if len(missing) > 1 {
+				noun = "frames"
+			}
+			return nil, fmt.Errorf("%s has no %s %s (it has %s); -to compare needs every chosen frame in every input",
+				cs.inputs[r], noun, strings.Join(missing, ", "), describeFrames(run))
+		}
+	}
+
+	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi, floor := lo.Scale(-1), math.Inf(1)
+	for r := range runs {
+		row := c.jobs[r*len(frames) : (r+1)*len(frames)]
+		if c.radius[r], err = particleRadius(s, row[0].in.Path); err != nil {
+			return nil, err
+		}
+		rowFrames := make([]seq.Frame, len(row))
+		for i, j := range row {
+			rowFrames[i] = j.in
+		}
+		rlo, rhi, err := sequenceBounds(rowFrames)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi = lo.Min(rlo), hi.Max(rhi)
+		floor = min(floor, rlo[1]-float64(c.radius[r]))
+	}
+	c.camera, c.opt = s.view.scene(lo, hi, floor)
+
+	own := *s // the caller's settings stay as parsed
+	c.s = &own
+	if s.color != "" && s.colorRange == nil {
+		r, err := pictureColorRange(s, c.jobs)
+		if err != nil {
+			return nil, err
+		}
+		c.s.colorRange, c.shared = &r, true
+	}
+	if err := os.MkdirAll(filepath.Dir(cs.output), 0o755); err != nil {
+		return nil, err
+	}
+	c.cells = make([]image.Image, len(c.jobs))
+	c.times = make([]float64, len(c.jobs))
+	return c, nil
+}
+
+// compareColumns returns the columns' frame numbers: -frames, or else the frames
+// every input has (-every N: the first of them and each Nth number after it that they
+// all have; otherwise defaultCompareColumns of them spread evenly).
+func compareColumns(cs *compareSettings, runs [][]seq.Frame) ([]int, error) {
+	if cs.frames != nil {
+		return cs.frames, nil
+	}
+	count := map[int]int{}
+	for _, run := range runs {
+		for _, f := range run {
+			count[f.Number]++
+		}
+	}
+	var shared []int
+	for _, f := range runs[0] {
+		if count[f.Number] == len(runs) {
+			shared = append(shared, f.Number)
+		}
+	}
+	if len(shared) == 0 {
+		spans := make([]string, len(runs))
+		for r, run := range runs {
+			spans[r] = cs.inputs[r] + " has " + describeFrames(run)
+		}
+		return nil, fmt.Errorf("the inputs have no frame number in common (%s); -to compare shows the same frames of every input",
+			strings.Join(spans, ", "))
+	}
+	if cs.every == 0 {
+		return seq.Spread(shared, defaultCompareColumns), nil
+	}
+	var frames []int
+	for _, f := range shared {
+		if (f-shared[0])%cs.every == 0 {
+			frames = append(frames, f)
+		}
+	}
+	if len(frames) > maxCompareColumns {
+		return nil, fmt.Errorf("-every %d leaves %d of the %d frames the inputs share (%d-%d); at most %d columns fit a comparison",
+			cs.every, len(frames), len(shared), shared[0], shared[len(shared)-1], maxCompareColumns)
+	}
+	return frames, nil
+}
+
+// describeFrames says which frames a sequence has, for messages: "frames 1-50", or
+// with gaps "12 frames from 1 to 50".
+func describeFrames(run []seq.Frame) string {
+	first, last := run[0].Number, run[len(run)-1].Number
+	switch {
+	case len(run) == 1:
+		return fmt.Sprintf("only frame %d", first)
+	case last-first+1 == len(run):
+		return fmt.Sprintf("frames %d-%d", first, last)
+	}
+	return fmt.Sprintf("%d frames from %d to %d", len(run), first, last)
+}
+
+// defaultLabels names each input by its folder, as runs are usually kept one to a
+// folder (ball_p1_sinter/snow.####.prt): the folder's name, or as many trailing
+// folder names as it takes to tell the inputs apart (a/sim, b/sim). Inputs that
+// share a folder are named by their file names instead.
+func defaultLabels(inputs []string) []string {
+	dirs := make([][]string, len(inputs))
+	for i, in := range inputs {
+		dir, err := filepath.Abs(filepath.Dir(in))
+		if err != nil {
+			dir = filepath.Dir(in)
+		}
+		dirs[i] = strings.FieldsFunc(filepath.ToSlash(dir), func(r rune) bool { return r == '/' })
+	}
+	labels := make([]string, len(inputs))
+	depth := 0
+	for _, d := range dirs {
+		depth = max(depth, len(d))
+	}
+	for k := 1; k <= depth; k++ {
+		for i, d := range dirs {
+			labels[i] = strings.Join(d[max(0, len(d)-k):], "/")
+		}
+		if distinct(labels) {
+			return labels
+		}
+	}
+	for i, in := range inputs {
+		labels[i] = filepath.Base(in)
+	}
+	return labels
+}
+
+// distinct reports whether no two of the strings are the same.
+func distinct(s []string) bool {
+	sorted := slices.Clone(s)
+	slices.Sort(sorted)
+	return len(slices.Compact(sorted)) == len(s)
+}
+
+// pictureColorRange returns the one colour range of a comparison without
+// -color-range: the union of the pictures' own ranges (their 1st to 99th
+// percentiles, as -to png uses per frame), so that a colour means the same value in
+// every picture and no picture saturates more than its own stray percent. The frames
+// are read in parallel, before any is rendered; empty frames have no say.
+func pictureColorRange(s *settings, jobs []job) (colormap.Range, error) {
+	ranges := make([]colormap.Range, len(jobs))
+	empty := make([]bool, len(jobs))
+	errs := make([]error, len(jobs))
+	levelset.ParallelFor(s.threads, len(jobs), func(_, i int) {
+		f, err := readFrame(jobs[i].in.Path)
+		if err == nil && f.Len() == 0 {
+			empty[i] = true
+			return
+		}
+		var values []float32
+		if err == nil {
+			values, err = s.colorValues(f)
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("frame %d (%s): %v", jobs[i].in.Number, jobs[i].in.Path, err)
+			return
+		}
+		ranges[i] = colormap.Robust(values)
+	})
+	union := colormap.Range{Lo: math.Inf(1), Hi: math.Inf(-1)}
+	for i, r := range ranges {
+		if errs[i] != nil {
+			return colormap.Range{}, errs[i]
+		}
+		if !empty[i] {
+			union = colormap.Range{Lo: min(union.Lo, r.Lo), Hi: max(union.Hi, r.Hi)}
+		}
+	}
+	if union.Lo > union.Hi { // every frame empty: nothing to colour
+		union = colormap.Range{Lo: 0, Hi: 1}
+	}
+	return union, nil
+}
+
+func (c *comparison) convert(j job, threads int) result {
+	f, pts, err := c.s.points(j.in.Path, c.radius[j.index/len(c.frames)])
+	if err != nil {
+		return result{err: err}
+	}
+	opt := c.opt
+	opt.Workers = threads
+	// Each job has its own index, so concurrent conversions never write the same slot.
+	c.cells[j.index] = preview.Render(pts, c.camera, opt)
+	c.times[j.index] = math.NaN()
+	if t, ok := f.Header.Float64Meta("", "Time"); ok && len(t) == 1 {
+		c.times[j.index] = t[0]
+	}
+	return result{particles: f.Len()}
+}
+
+func (c *comparison) finish(log io.Writer) error {
+	columns := len(c.frames)
+	rows := make([][]image.Image, len(c.cells)/columns)
+	for r := range rows {
+		rows[r] = c.cells[r*columns : (r+1)*columns]
+	}
+	picture := preview.Grid(rows, c.labels, c.columnLabels(log))
+	output := c.s.compare.output
+	if err := cli.WriteFileAtomic(output, func(w io.Writer) error { return png.Encode(w, picture) }); err != nil {
+		return err
+	}
+	b := picture.Bounds()
+	fmt.Fprintf(log, "export: comparison of %d runs at %d frames, %dx%d pixels -> %s\n", len(rows), columns, b.Dx(), b.Dy(), output)
+	if c.shared {
+		fmt.Fprintf(log, "  colours: %s from %.4g to %.4g in every picture (give -color-range to choose)\n",
+			c.s.color, c.s.colorRange.Lo, c.s.colorRange.Hi)
+	}
+	return nil
+}
+
+// columnLabels returns "frame 40 (1.667 s)" per column: the frame number and the time
+// the inputs' Time metadata gives it. When inputs disagree on a frame's time (runs
+// written at other frame rates) the label keeps only the number, and the log says
+// so: the picture then compares frames, not moments.
+func (c *comparison) columnLabels(log io.Writer) []string {
+	columns := len(c.frames)
+	labels := make([]string, columns)
+	for col, n := range c.frames {
+		labels[col] = fmt.Sprintf("frame %d", n)
+		var times []string
+		at, agree := math.NaN(), true
+		for r := range len(c.times) / columns {
+			t := c.times[r*columns+col]
+			if math.IsNaN(t) {
+				continue
+			}
+			times = append(times, fmt.Sprintf("%.4g s in %s", t, c.labels[r]))
+			if math.IsNaN(at) {
+				at = t
+			} else if math.Abs(t-at) > 1e-6*max(1, math.Abs(at)) {
+				agree = false
+			}
+		}
+		switch {
+		case math.IsNaN(at):
+		case agree:
+			labels[col] += fmt.Sprintf(" (%.4g s)", at)
+		default:
+			fmt.Fprintf(log, "export: frame %d is at different times in the inputs (%s)\n", n, strings.Join(times, ", "))
+		}
+	}
+	return labels
+}
