@@ -8,14 +8,17 @@ import (
 
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
 // v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
-// v_i* = v_i^n + dt (f_i / m_i + g), the grid collisions of section 8, and, for explicit
+// v_i* = v_i^n + dt (f_i / m_i + g) (f_i includes the presses' forces), the grid collisions of section 8, and, for explicit
 // integration, v_i^{n+1} = v_i*; the semi-implicit one takes v* from here, with the
 // nodes that collided marked fixed. A node tests for collision where its velocity would
 // carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
 func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
 	h := s.H
-	gravity := s.Gravity
+	var gravity Vec3
+	if s.Time >= s.GravityStart {
+		gravity = s.Gravity
+	}
 	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
 	// would carry it more than one cell in a step is tested against every collider.
 	reach := math.Sqrt(3)*1.5*h + h

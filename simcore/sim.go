@@ -18,7 +18,7 @@ type Config struct {
 	H         float64         // grid spacing h (m)
 	Domain    levelset.Bounds // particles never leave it; its faces are colliders
 	Walls     Surface         // how the domain's faces treat snow
-	Gravity   Vec3            // m/s^2
+	Gravity   Vec3            // m/s^2, from GravityStart (s) on: none acts before
 	FlipAlpha float64         // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
@@ -37,6 +37,11 @@ type Config struct {
 	// Sintering acts on the particles whose material sinters while SinterStart <= t <
 	// SinterEnd (s); SinterEnd 0 leaves the window open.
 	SinterStart, SinterEnd float64
+	// Presses squeeze the snow with external forces, each in its own time window; with
+	// GravityStart, snow can be pressed in the air and then dropped (the experiment of
+	// Ye and Sugimoto's section 4.1).
+	Presses      []Press
+	GravityStart float64
 
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
@@ -96,6 +101,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("threads = %d: must be >= 0", c.Threads)
 	case !c.Gravity.IsFinite():
 		return fmt.Errorf("gravity %v: must be finite", c.Gravity)
+	case !(c.GravityStart >= 0) || math.IsInf(c.GravityStart, 0):
+		return fmt.Errorf("gravity start %g s: must be >= 0", c.GravityStart)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
 		return fmt.Errorf("integrator %d: unknown", c.Integrator)
 	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
@@ -108,6 +115,11 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("solver tolerance = %g: must be in (0, 1)", c.SolverTolerance)
 	case c.Integrator == SemiImplicit && c.SolverMaxIterations < 1:
 		return fmt.Errorf("solver iterations = %d: must be at least 1", c.SolverMaxIterations)
+	}
+	for k := range c.Presses {
+		if err := c.Presses[k].Validate(); err != nil {
+			return fmt.Errorf("press %d: %v", k+1, err)
+		}
 	}
 	s := c.Domain.Size()
 	for a := 0; a < 3; a++ {
@@ -136,6 +148,7 @@ type Sim struct {
 	work         []workerScratch
 
 	maxSpeed, maxWaveSpeed float64 // from the last step, for the next time step
+	pressed                []Press // the presses that act in this step
 	implicit               implicitState
 }
 

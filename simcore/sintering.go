@@ -19,17 +19,40 @@ import (
 type SinteringLaw struct {
 	MaxDensity float64 // rho_max (kg/m^3): sintering packs snow up to this, equation (6)
 	// C1 and C2 are the density's growth rates per unit of von Mises stress over
-	// relative density (1/(Pa s)) and per unit of external force (1/(N s)), equation (2).
+	// relative density (1/(Pa s)) and per unit of external force density |b| (m^3/(N s);
+	// |b| in N/m^3, see Press), equation (2).
 	C1, C2 float64
 	// C3 is the exponent of Young's modulus in relative density, equation (7); negative,
 	// so that denser snow is stiffer.
 	C3 float64
 	// C4 and C5 are the hardening coefficient's growth rates per unit of von Mises stress
-	// (1/(Pa s)) and of external force (1/(N s)), equation (9). The paper adds C4 sigma_m +
-	// C5 |b| once per frame; here they are rates, so that the result does not depend on
-	// how many steps a frame takes.
+	// (1/(Pa s)) and of external force density (m^3/(N s)), equation (9). The paper adds
+	// C4 sigma_m + C5 |b| once per frame; here they are rates, so that the result does
+	// not depend on how many steps a frame takes.
 	C4, C5 float64
 }
+
+// DefaultSinteringLaw is the law for 3D snow. The paper's Table 1 is for 2D (rho 100
+// of 700 kg/m^3, E0 = 1.4e3, C4 and C5 per frame, forces per particle of 0.01 kg) and
+// does not carry over:
+//
+//   - rho_max is ice, 917 kg/m^3: the densest snow can get. With Table 2's snow (400
+//     kg/m^3, nu = 0.2) Poisson's ratio then reaches 0.44 at full density; snow
+//     lighter than about 330 kg/m^3 needs a smaller nu (Validate says so).
+//   - C3 = -9 is Table 1's: Young's modulus grows 160-fold from 400 kg/m^3 to ice.
+//   - C2 = 1e-3 m^3/(N s) is calibrated with the press-then-drop experiment (Ye and
+//     Sugimoto's section 4.1; TestPressThenDrop and examples/press): a 10 cm ball of
+//     fresh snow (E0 = 1.4e4 Pa) pressed for 0.1 s at 50, 150 and 300 Pa sinters to
+//     about 435, 513 and 658 kg/m^3, so that the weakest press leaves it soft enough to
+//     split over a step and the others do not. C2 scales the rate: pressing ten times as long at the same force
+//     does what a C2 ten times larger does.
+//   - C1 = 1e-6 1/(Pa s): sintering by the snow's own shear stress is slow, about 0.2
+//     percent per second at 1 kPa, so that snow left to rest under its weight stays
+//     snow for the length of a shot.
+//   - C4 = C5 = 1e-4: the hardening coefficient grows by a few tenths at most in the
+//     experiment. Larger values feed back (harder snow carries more stress, which
+//     hardens it more) and made stiff scenes unstable in testing.
+var DefaultSinteringLaw = SinteringLaw{MaxDensity: 917, C1: 1e-6, C2: 1e-3, C3: -9, C4: 1e-4, C5: 1e-4}
 
 // VonMises returns the von Mises stress of a symmetric stress s (xx, yy, zz, xy, xz,
 // yz), equations (3)-(5): sqrt(VM1 + VM2) with
@@ -117,7 +140,8 @@ func (s *Sim) sintering(t float64) bool {
 // forces of stage 3 used, kept as V^0 tau), then equation (7) from the relative density
 // rho_r^n, (2) and (9). The new E and nu become the particle's Lamé parameters mu_0 and
 // lambda_0, which equation (2) of Stomakhin et al. hardens with J_P as before. |b| is
-// the external force on the particle: none acts in this solver yet, so it is 0.
+// the presses' force on the particle per unit initial volume (press.go); gravity does
+// not count: it pulls every particle alike and does not press snow together.
 func (s *Sim) sinter(dt float64) {
 	p := s.P
 	if p.Sinter == nil {
@@ -135,7 +159,7 @@ func (s *Sim) sinter(dt float64) {
 				sigma[k] = float64(v) / (float64(p.Vol0[i]) * j)
 			}
 			sigmaM := VonMises(sigma)
-			const force = 0.0
+			force := s.pressDensity(p.X[i]).Norm()
 			law := ps.law()
 			rho := float64(ps.Density)
 			e, nu := law.Elasticity(rho/law.MaxDensity, float64(ps.EMax), float64(ps.NuMax))

@@ -6,8 +6,9 @@ package simcore
 //  1. rasterize mass and momentum to the grid (normalized weights: momentum is conserved);
 //  2. first step only: particle densities rho_p^0 and volumes V_p^0 from the grid mass;
 //  3. grid forces of equation (6) from the stress of equation (1) with the hardened
-//     Lamé parameters of equation (2); then, for sintering snow, Ye and Sugimoto's
-//     pressure sintering (sintering.go) updates the particles' density and parameters;
+//     Lamé parameters of equation (2), plus the presses' external forces (press.go);
+//     then, for sintering snow, Ye and Sugimoto's pressure sintering (sintering.go)
+//     updates the particles' density and parameters;
 //  4. grid velocities v* by equation (10) plus gravity;
 //  5. grid-based body collisions (section 8);
 //  6. v^{n+1} = v* (explicit), or the solution of equation (9) (semi-implicit);
@@ -20,11 +21,10 @@ package simcore
 // stress they need is the one stage 7 of the previous step computed with its SVD.
 func (s *Sim) Step(dt float64) error {
 	t1 := s.Time + dt
+	s.Prepare() // 2, on the first step: ahead of 1 because the presses act on V_p^0
+	s.pressed = pressing(s.pressed, s.Presses, s.Time)
 	s.binParticles() // the sparse grid of this step: blocks that some kernel reaches
 	s.rasterize()    // 1 and 3
-	if !s.volumesKnown {
-		s.gatherVolumes() // 2
-	}
 	if s.sintering(s.Time) {
 		s.sinter(dt) // between 3 and 4: Ye and Sugimoto's pressure sintering
 	}

@@ -54,7 +54,7 @@ func vectorRows(v []Vec3) func(block int32, offset int) *[blockWidth]Vec3 {
 // momentum sum_p m_p v_p w_ip (divided by m_i in the grid update, so that velocities use
 // normalized weights and momentum is conserved), and the force of equation (6),
 // f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous step
-// left (zero on the first step, when F_E = I). Each particle's kernel is computed here,
+// left (zero on the first step, when F_E = I), plus the presses' forces sum_p w_ip b_p. Each particle's kernel is computed here,
 // once per step, and cached for the transfer back.
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
@@ -129,6 +129,9 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 				n3.f[2] += pxz*w3 + qxz*d3
 			}
 		}
+		if len(s.pressed) > 0 {
+			scatterForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i])))
+		}
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour
 	// have disjoint windows, so no other worker touches these nodes now.
@@ -140,6 +143,23 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 		}
 		*src = [blockWidth]node{}
 	})
+}
+
+// scatterForce adds a particle's external force b to the grid forces, f_i += w_ip b.
+func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b Vec3) {
+	if b == (Vec3{}) {
+		return
+	}
+	for a := 0; a < 4; a++ {
+		for c := 0; c < 4; c++ {
+			row := &win[ox+a][oy+c]
+			wab := ker.W[0][a] * ker.W[1][c]
+			for d := 0; d < 4; d++ {
+				n := &row[oz+d]
+				n.f = n.f.Add(b.Scale(wab * ker.W[2][d]))
+			}
+		}
+	}
 }
 
 // measureVolumes is stage 2: each particle's initial density

@@ -1,0 +1,87 @@
+package simcore
+
+import (
+	"fmt"
+	"math"
+)
+
+// Press is an external force field that squeezes snow, as hands press a snowball or a
+// press closes on a block (the red arrows of Ye and Sugimoto's Figure 4). From Start to
+// End (s; End 0: no end) it pushes every particle within Radius of Center towards
+// Center, or, with a non-zero Axis, towards the plane through Center normal to Axis,
+// with the force density
+//
+//	f = Pressure / Radius (N/m^3)
+//
+// on the particle's initial volume V_p^0. A ball of that radius (or a slab of that
+// half-thickness) held still by the press is then in hydrostatic equilibrium,
+// dp/dr = -f, with pressure rising from 0 at its surface to Pressure at its centre. The
+// force fades linearly to zero within one cell of the centre (plane), so that the
+// field is continuous where its direction flips.
+//
+// The force is the |b| of the sintering laws (equations 2 and 9 of Ye and Sugimoto),
+// per unit volume so that the laws do not depend on how finely the snow is sampled.
+type Press struct {
+	Center     Vec3
+	Axis       Vec3 // zero: towards Center; else towards the plane normal to Axis
+	Radius     float64
+	Pressure   float64 // Pa
+	Start, End float64 // s
+}
+
+// Validate reports a press that cannot work.
+func (p *Press) Validate() error {
+	switch {
+	case !p.Center.IsFinite() || !p.Axis.IsFinite():
+		return fmt.Errorf("press centre %v and axis %v: must be finite", p.Center, p.Axis)
+	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
+		return fmt.Errorf("press radius %g: must be > 0", p.Radius)
+	case !(p.Pressure >= 0) || math.IsInf(p.Pressure, 0):
+		return fmt.Errorf("press pressure %g Pa: must be >= 0", p.Pressure)
+	case !(p.Start >= 0) || !(p.End == 0 || p.End > p.Start):
+		return fmt.Errorf("press window [%g, %g] s: must start at or after 0 and end after it starts (0: no end)", p.Start, p.End)
+	}
+	return nil
+}
+
+// active reports whether the press acts at time t.
+func (p *Press) active(t float64) bool {
+	return t >= p.Start && (p.End == 0 || t < p.End)
+}
+
+// forceDensity returns the press's force per unit volume at x (N/m^3), for grid
+// spacing h: zero outside Radius.
+func (p *Press) forceDensity(x Vec3, h float64) Vec3 {
+	d := x.Sub(p.Center)
+	if p.Axis != (Vec3{}) {
+		n := p.Axis.Unit()
+		d = n.Scale(d.Dot(n))
+	}
+	r := d.Norm()
+	if r == 0 || r > p.Radius {
+		return Vec3{}
+	}
+	fade := math.Min(1, r/h)
+	return d.Scale(-p.Pressure / p.Radius * fade / r)
+}
+
+// pressing returns the presses active at time t, reusing dst.
+func pressing(dst, presses []Press, t float64) []Press {
+	dst = dst[:0]
+	for _, p := range presses {
+		if p.active(t) {
+			dst = append(dst, p)
+		}
+	}
+	return dst
+}
+
+// pressDensity returns the total force density at x of the presses that act in this
+// step (Sim.pressed): the external force of the step per unit initial volume.
+func (s *Sim) pressDensity(x Vec3) Vec3 {
+	var f Vec3
+	for k := range s.pressed {
+		f = f.Add(s.pressed[k].forceDensity(x, s.H))
+	}
+	return f
+}
