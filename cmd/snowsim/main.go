@@ -45,6 +45,7 @@ Examples:
   snowsim -print-demo > my_scene.toml       start a scene from the demo
   snowsim -resume -o out scene.toml         continue a killed run from its newest checkpoint
   snowsim -resume -frames 96 scene.toml     extend a finished run to frame 96
+  snowsim -set press.1.pressure=300 -set snow.1.material='"fresh"' -o p300 examples/press_ball.toml
 
 The scene format is described in README.md.
 `
@@ -73,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	every := fs.Int("checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
 	resume := fs.Bool("resume", false, "continue from the newest checkpoint in the output dir")
 	previews := fs.Bool("preview", false, "also write a PNG picture of every frame next to it (snow.####.png)")
+	var sets settings
+	fs.Var(&sets, "set", "replace a scene key: `key=value`, as in press.1.pressure=300 (repeatable)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -107,6 +110,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "snowsim: %v\n", err)
 			return exitFailure
 		}
+	}
+	text, err := override(text, sets)
+	if err != nil {
+		fmt.Fprintf(stderr, "snowsim: %s: %v\n", name, err)
+		return exitUsage
 	}
 	sc, err := parseScene(name, bytes.NewReader(text), factor)
 	if err != nil {

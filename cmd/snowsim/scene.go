@@ -35,9 +35,10 @@ type sceneFile struct {
 		MinDt     *float64 `toml:"min_dt"`
 	} `toml:"time"`
 	Solver struct {
-		Gravity   *[3]float64 `toml:"gravity"`
-		FlipAlpha *float64    `toml:"flip_alpha"`
-		Threads   *int        `toml:"threads"`
+		Gravity      *[3]float64 `toml:"gravity"`
+		GravityStart *float64    `toml:"gravity_start"` // s: no gravity before
+		FlipAlpha    *float64    `toml:"flip_alpha"`
+		Threads      *int        `toml:"threads"`
 		// Stage 6, section 6.1.
 		Integrator    *string  `toml:"integrator"`
 		Beta          *float64 `toml:"beta"`
@@ -48,9 +49,11 @@ type sceneFile struct {
 		Dir     *string `toml:"dir"`
 		Pattern *string `toml:"pattern"`
 	} `toml:"output"`
+	Sintering windowKeys              `toml:"sintering"` // when sintering materials sinter
 	Materials map[string]materialKeys `toml:"materials"`
 	Snow      []snowKeys              `toml:"snow"`
 	Collider  []colliderKeys          `toml:"collider"`
+	Press     []pressKeys             `toml:"press"`
 }
 
 // materialKeys are Table 2's names; absent keys keep the preset's values (Table 2's
@@ -63,6 +66,8 @@ type materialKeys struct {
 	Rho0   *float64 `toml:"rho0"`
 	E0     *float64 `toml:"E0"`
 	Nu     *float64 `toml:"nu"`
+	// Sintering, when present (even empty), lets the material sinter under pressure.
+	Sintering *sinteringLawKeys `toml:"sintering"`
 }
 
 type shapeKeys struct {
@@ -208,7 +213,16 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	if f.Solver.Gravity != nil {
 		cfg.Gravity = *f.Solver.Gravity
 	}
+	setFloat(&cfg.GravityStart, f.Solver.GravityStart)
 	setFloat(&cfg.FlipAlpha, f.Solver.FlipAlpha)
+	f.Sintering.set(&cfg.SinterStart, &cfg.SinterEnd)
+	for i := range f.Press {
+		p, err := f.Press[i].press(fmt.Sprintf("press[%d]", i+1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		cfg.Presses = append(cfg.Presses, p)
+	}
 	if f.Solver.Threads != nil {
 		cfg.Threads = *f.Solver.Threads
 	}
@@ -257,6 +271,9 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		setFloat(&m.Density, mk.Rho0)
 		setFloat(&m.YoungsModulus, mk.E0)
 		setFloat(&m.PoissonRatio, mk.Nu)
+		if mk.Sintering != nil {
+			m.Sintering = mk.Sintering.law()
+		}
 		if err := m.Validate(); err != nil {
 			return nil, sceneError(name, "materials."+mname, "%v", err)
 		}

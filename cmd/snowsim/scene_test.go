@@ -58,7 +58,14 @@ func TestEveryOptionArrives(t *testing.T) {
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
+	if c.GravityStart != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (simcore.Vec3{0, 1, 0}) ||
+		c.Presses[0].Pressure != 200 || c.Presses[0].End != 0.25 {
+		t.Errorf("sintering window, gravity start and presses: %+v", c)
+	}
 	packing := sc.Materials["packing"]
+	if packing.Sintering == nil || *packing.Sintering != simcore.DefaultSinteringLaw {
+		t.Errorf("materials.packing.sintering = %+v", packing.Sintering)
+	}
 	if packing.CriticalCompression != 1.9e-2 || packing.YoungsModulus != 1.4e5 {
 		t.Errorf("materials.packing = %+v", packing)
 	}
