@@ -7,9 +7,10 @@ import (
 )
 
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
-// v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity,
-// v_i* = v_i^n + dt (f_i / m_i + g) (f_i includes the presses' forces), the grid collisions of section 8, and, for explicit
-// integration, v_i^{n+1} = v_i*; the semi-implicit one takes v* from here, with the
+// v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity (from
+// GravityStart on), v_i* = v_i^n + dt (f_i / m_i + g) with f_i including the presses'
+// forces, the grid collisions of section 8, and, for explicit integration,
+// v_i^{n+1} = v_i*; the semi-implicit one takes v* from here, with the
 // nodes that collided marked fixed. A node tests for collision where its velocity would
 // carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
 func (s *Sim) updateGrid(dt, t1 float64) {

@@ -150,7 +150,7 @@ func TestPressHoldsThenReleases(t *testing.T) {
 // press only packs the snow, and the ball splits at every pressure.
 func TestPressThenDrop(t *testing.T) {
 	if testing.Short() {
-		t.Skip("six 0.6 s runs of the press experiment: about a minute")
+		t.Skip("six 0.6 s runs of the press experiment: over a minute")
 	}
 	const link = 0.75 * 0.0125 // above the particle spacing of h / 2, below a crack's width
 	pressures := []float64{50, 150, 300}

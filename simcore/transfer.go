@@ -54,8 +54,9 @@ func vectorRows(v []Vec3) func(block int32, offset int) *[blockWidth]Vec3 {
 // momentum sum_p m_p v_p w_ip (divided by m_i in the grid update, so that velocities use
 // normalized weights and momentum is conserved), and the force of equation (6),
 // f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous step
-// left (zero on the first step, when F_E = I), plus the presses' forces sum_p w_ip b_p. Each particle's kernel is computed here,
-// once per step, and cached for the transfer back.
+// left (zero on the first step, when F_E = I), plus the presses' forces sum_p w_ip b_p.
+// Each particle's kernel is computed here, once per step, and cached for the transfer
+// back.
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
