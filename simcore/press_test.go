@@ -165,12 +165,13 @@ func TestPressThenDrop(t *testing.T) {
 			s := pressExperiment(t, p, law, 0.6)
 			st := clusterStats(t, s, link)
 			share[sinter] = append(share[sinter], st.Largest.Share)
-			rho := 0.0
-			for _, ps := range s.P.Sinter {
+			rho, xi := 0.0, 0.0
+			for i, ps := range s.P.Sinter {
 				rho += float64(ps.Density) / float64(s.P.Len())
+				xi += float64(s.P.Mat[i].Xi) / float64(s.P.Len())
 			}
-			t.Logf("sintering %v, %3.0f Pa: density %3.0f kg/m^3, %d steps; largest cluster %.3f, second %.3f, powder %.3f, %d lumps",
-				sinter, p, rho, s.Steps, st.Largest.Share, st.Second.Share, st.Powder.Share, st.Lumps)
+			t.Logf("sintering %v, %3.0f Pa: density %3.0f kg/m^3, xi %.3f, %d steps; largest cluster %.3f, second %.3f, powder %.3f, %d lumps",
+				sinter, p, rho, xi, s.Steps, st.Largest.Share, st.Second.Share, st.Powder.Share, st.Lumps)
 		}
 	}
 	on, off := share[true], share[false]

@@ -49,8 +49,9 @@ type SinteringLaw struct {
 //   - C1 = 1e-6 1/(Pa s): sintering by the snow's own shear stress is slow, about 0.2
 //     percent per second at 1 kPa, so that snow left to rest under its weight stays
 //     snow for the length of a shot.
-//   - C4 = C5 = 1e-4: the hardening coefficient grows by a few tenths at most in the
-//     experiment. Larger values feed back (harder snow carries more stress, which
+//   - C4 = C5 = 1e-4: the hardening coefficient grows by 0.05 at most in the
+//     experiment (at 300 Pa; TestPressThenDrop logs it), so the experiment's lumps
+//     come from density and stiffness, as the paper's (7) says. Larger values feed back (harder snow carries more stress, which
 //     hardens it more) and made stiff scenes unstable in testing.
 var DefaultSinteringLaw = SinteringLaw{MaxDensity: 917, C1: 1e-6, C2: 1e-3, C3: -9, C4: 1e-4, C5: 1e-4}
 

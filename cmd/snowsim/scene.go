@@ -191,11 +191,6 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		cfg.Walls.Friction = *f.Domain.WallFriction
 	}
 
-	setFloat := func(dst *float64, src *float64) {
-		if src != nil {
-			*dst = *src
-		}
-	}
 	setFloat(&sc.FPS, f.Time.FPS)
 	if !(sc.FPS > 0) || math.IsInf(sc.FPS, 0) {
 		return nil, sceneError(name, "time.fps", "%g: must be > 0", sc.FPS)
@@ -360,6 +355,13 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 		cfg.Colliders = append(cfg.Colliders, col)
 	}
 	return sc, nil
+}
+
+// setFloat copies an optional key's value into dst when the key is present.
+func setFloat(dst, src *float64) {
+	if src != nil {
+		*dst = *src
+	}
 }
 
 // build turns shape keys into a shape and the box that bounds it (infinite for a plane).

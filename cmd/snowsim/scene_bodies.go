@@ -101,20 +101,15 @@ func (k *shapeKeys) levelSet(key, path string) (*levelset.GridShape, error) {
 // critical stretch, and a harder shell. The noise seed defaults to the volume's seed.
 func (sk *snowKeys) variation(seed uint64) (simcore.Variation, error) {
 	v := simcore.Variation{NoiseSeed: seed}
-	set := func(dst *float64, src *float64) {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	set(&v.NoiseScale, sk.NoiseScale)
+	setFloat(&v.NoiseScale, sk.NoiseScale)
 	if sk.NoiseSeed != nil {
 		v.NoiseSeed = uint64(*sk.NoiseSeed)
 	}
-	set(&v.StiffnessNoise, sk.StiffnessNoise)
-	set(&v.StretchNoise, sk.StretchNoise)
-	set(&v.ShellThickness, sk.ShellThickness)
-	set(&v.ShellStiffness, sk.ShellStiffness)
-	set(&v.ShellDensity, sk.ShellDensity)
+	setFloat(&v.StiffnessNoise, sk.StiffnessNoise)
+	setFloat(&v.StretchNoise, sk.StretchNoise)
+	setFloat(&v.ShellThickness, sk.ShellThickness)
+	setFloat(&v.ShellStiffness, sk.ShellStiffness)
+	setFloat(&v.ShellDensity, sk.ShellDensity)
 	return v, v.Validate()
 }
 

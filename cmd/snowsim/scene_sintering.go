@@ -24,14 +24,12 @@ type sinteringLawKeys struct {
 // law returns the law the keys describe.
 func (k *sinteringLawKeys) law() *simcore.SinteringLaw {
 	l := simcore.DefaultSinteringLaw
-	for _, s := range []struct {
-		dst *float64
-		src *float64
-	}{{&l.MaxDensity, k.RhoMax}, {&l.C1, k.C1}, {&l.C2, k.C2}, {&l.C3, k.C3}, {&l.C4, k.C4}, {&l.C5, k.C5}} {
-		if s.src != nil {
-			*s.dst = *s.src
-		}
-	}
+	setFloat(&l.MaxDensity, k.RhoMax)
+	setFloat(&l.C1, k.C1)
+	setFloat(&l.C2, k.C2)
+	setFloat(&l.C3, k.C3)
+	setFloat(&l.C4, k.C4)
+	setFloat(&l.C5, k.C5)
 	return &l
 }
 
@@ -43,12 +41,8 @@ type windowKeys struct {
 
 // set copies the keys that are present.
 func (w windowKeys) set(start, end *float64) {
-	if w.Start != nil {
-		*start = *w.Start
-	}
-	if w.End != nil {
-		*end = *w.End
-	}
+	setFloat(start, w.Start)
+	setFloat(end, w.End)
 }
 
 // pressKeys is a [[press]]: an external force field that squeezes snow towards a
