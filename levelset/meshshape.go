@@ -147,6 +147,7 @@ func (s *MeshShape) surfaceNormal(t int32, f Feature) Vec3 {
 // shape is in use.
 type GridShape struct {
 	grid     *FloatGrid
+	bounds   Bounds // see Bounds
 	samplers sync.Pool
 }
 
@@ -164,6 +165,7 @@ func NewGridShape(g *FloatGrid) (*GridShape, error) {
 		return nil, fmt.Errorf("level set grid is empty: no leaves or tiles")
 	}
 	s := &GridShape{grid: g}
+	s.bounds, _ = g.WorldBounds()
 	s.samplers.New = func() any { return NewFloatSampler(g) }
 	return s, nil
 }

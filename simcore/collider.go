@@ -1,6 +1,10 @@
 package simcore
 
-import "snowtools/levelset"
+import (
+	"math"
+
+	"snowtools/levelset"
+)
 
 // A Collider is a collision body of section 8: anything that gives, at a point and a
 // time, the signed distance phi (negative inside), the outward unit normal n = grad phi
@@ -12,6 +16,20 @@ import "snowtools/levelset"
 type Collider interface {
 	Sample(x Vec3, t float64) (phi float64, n, vco Vec3)
 	Surface() Surface
+}
+
+// A BoundedCollider also says where its solid is: Bounds(t) holds every point with
+// phi <= 0 at time t. ok is false when it cannot say (a half-space, or a body whose
+// shape is not levelset.Bounded): the solid may then be anywhere.
+type BoundedCollider interface {
+	Collider
+	Bounds(t float64) (b levelset.Bounds, ok bool)
+}
+
+// emptyBounds holds no point: Min > Max, and a Union with it gives the other box.
+var emptyBounds = levelset.Bounds{
+	Min: Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
+	Max: Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
 }
 
 // Surface says how a collider treats snow that touches it.
@@ -131,6 +149,17 @@ func (m *MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 
 // Surface implements Collider.
 func (m *MovingShape) Surface() Surface { return m.Contact }
+
+// Bounds implements BoundedCollider: the shape's box, moved.
+func (m *MovingShape) Bounds(t float64) (levelset.Bounds, bool) {
+	b, ok := m.Shape.(levelset.Bounded)
+	if !ok {
+		return levelset.Bounds{}, false
+	}
+	box := b.Bounds()
+	d := m.Velocity.Scale(t)
+	return levelset.Bounds{Min: box.Min.Add(d), Max: box.Max.Add(d)}, true
+}
 
 // domainWalls returns the six walls of the box b as half-space colliders whose solid
 // side is outside the box: the wall at Min on axis a is {x_a <= Min_a} with normal +e_a,

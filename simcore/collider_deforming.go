@@ -56,8 +56,9 @@ type segment struct {
 	t0, dt float64
 	// vmax and interp bound how far phi may drop between two points beyond their
 	// distance: see Sample.
-	vmax   float64 // the largest speed either velocity grid can interpolate to
-	interp float64 // sqrt(3) h, the trilinear term, for the coarser of the two grids
+	vmax   float64         // the largest speed either velocity grid can interpolate to
+	interp float64         // sqrt(3) h, the trilinear term, for the coarser of the two grids
+	bounds levelset.Bounds // see Bounds
 }
 
 // keyframeSamplers are one goroutine's samplers of a segment's grids (index 0 for a,
@@ -91,6 +92,14 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 		s.interp = math.Max(s.interp, math.Sqrt(3)*k.Surface.VoxelSize)
 		s.vmax = math.Max(s.vmax, maxSpeed(k.Velocity))
 	}
+	s.bounds = emptyBounds
+	for _, k := range [2]*Keyframe{a, b} {
+		if kb, ok := k.Surface.WorldBounds(); ok {
+			s.bounds = s.bounds.Union(kb)
+		}
+	}
+	// Between the keyframes phi is looked up at most dt v_max away from x.
+	s.bounds = s.bounds.Expand(s.dt * s.vmax)
 	c.seg.Store(s)
 	return nil
 }
@@ -208,6 +217,15 @@ func (c *DeformingLevelSet) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 		phi = math.Max(phi-margin, math.Min(phi, clearanceFloor*seg.interp))
 	}
 	return phi, n, vco
+}
+
+// Bounds implements BoundedCollider: the keyframes' grid boxes, grown by the farthest
+// any lookup between them reaches (dt v_max). Before SetKeyframes it is empty.
+func (c *DeformingLevelSet) Bounds(t float64) (levelset.Bounds, bool) {
+	if seg := c.seg.Load(); seg != nil {
+		return seg.bounds, true
+	}
+	return emptyBounds, true
 }
 
 // clearanceFloor, times sqrt(3) h, is the least positive phi Sample reports for a point

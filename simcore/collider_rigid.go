@@ -169,6 +169,28 @@ func (r *RigidBody) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 // Surface implements Collider.
 func (r *RigidBody) Surface() Surface { return r.contact }
 
+// Bounds implements BoundedCollider: the box around the body's box, posed at t.
+func (r *RigidBody) Bounds(t float64) (levelset.Bounds, bool) {
+	b, ok := r.body.(levelset.Bounded)
+	if !ok {
+		return levelset.Bounds{}, false
+	}
+	box := b.Bounds()
+	q, origin, _, _ := r.Pose(t)
+	out := emptyBounds
+	for corner := range 8 {
+		p := box.Min
+		for a := range 3 {
+			if corner>>a&1 == 1 {
+				p[a] = box.Max[a]
+			}
+		}
+		w := q.Rotate(p).Add(origin)
+		out = out.Union(levelset.Bounds{Min: w, Max: w})
+	}
+	return out, true
+}
+
 // Quat is a rotation as a unit quaternion W + X i + Y j + Z k.
 type Quat struct{ W, X, Y, Z float64 }
 

@@ -241,3 +241,8 @@ func (f *filler) dartCell(c int, slot []int32, pos []Vec3, count []int32, r2 flo
 		}
 	}
 }
+
+// HashLattice hashes a seed, a stream tag and integer lattice coordinates to 64
+// well-mixed bits, for random fields in other packages that must not depend on the
+// order their points are visited in.
+func HashLattice(seed, tag uint64, i, j, k int) uint64 { return hashCell(seed, tag, i, j, k) }
