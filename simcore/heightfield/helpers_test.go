@@ -1,0 +1,75 @@
+package heightfield
+
+import (
+	"math"
+	"strconv"
+	"testing"
+
+	"snowtools/levelset"
+	"snowtools/simcore"
+)
+
+// press returns a rigid collider: body lowered from 10 cm above its resting pose to
+// depth below it over [0, down], held until hold, and raised back by up.
+func press(t *testing.T, body levelset.Shape, depth, down, hold, up float64) simcore.Collider {
+	t.Helper()
+	keys := []simcore.TranslationKey{
+		{T: 0, P: simcore.Vec3{0, 0.1, 0}},
+		{T: down, P: simcore.Vec3{0, -depth, 0}},
+		{T: hold, P: simcore.Vec3{0, -depth, 0}},
+		{T: up, P: simcore.Vec3{0, 0.1, 0}},
+	}
+	c, err := simcore.NewRigidBody(body, keys, nil, simcore.Surface{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// testConfig is a 1 cm grid of 1 m x 1 m around the origin, flat at height 0.
+func testConfig(m Material, colliders ...simcore.Collider) Config {
+	cfg := DefaultConfig()
+	cfg.Material = m
+	cfg.Extent = Rect{-50, -50, 50, 50}
+	cfg.Colliders = colliders
+	return cfg
+}
+
+func newSim(t *testing.T, cfg Config) *Sim {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// budgetError returns how far the material budget is from closing: the columns'
+// surplus, what the objects carry and what flies, against minus what was compressed
+// or lost.
+func budgetError(s *Sim) float64 {
+	st := s.Stats()
+	return s.Field().Surplus() + s.Adhered() + s.Airborne() + st.Compressed + st.Lost
+}
+
+// profile returns the heights of the stored columns in r.
+func profile(s *Sim, r Rect) []float64 {
+	out := make([]float64, 0, r.Columns())
+	for j := r.J0; j < r.J1; j++ {
+		for i := r.I0; i < r.I1; i++ {
+			out = append(out, s.Field().Height(i, j))
+		}
+	}
+	return out
+}
+
+func maxAbs(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+func itoa(v int) string     { return strconv.Itoa(v) }
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }

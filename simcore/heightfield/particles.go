@@ -1,0 +1,160 @@
+package heightfield
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"snowtools/simcore"
+)
+
+// Particles are the spray in the air, as structure of arrays. Every particle holds
+// Spray.ParticleVolume of material.
+type Particles struct {
+	Pos, Vel []simcore.Vec3
+	ID       []uint64 // unique over the run, in order of creation
+}
+
+// Len returns the number of particles.
+func (p *Particles) Len() int { return len(p.Pos) }
+
+func (p *Particles) add(x, v simcore.Vec3, id uint64) {
+	p.Pos, p.Vel, p.ID = append(p.Pos, x), append(p.Vel, v), append(p.ID, id)
+}
+
+// spray is the particle generation stage for the step from t to t + dt: carriers
+// ride with their objects, touch the contact cells of this step or leave the ground,
+// and those off the ground drop their load by (3).
+func (s *Sim) spray(cells map[[2]int]contactCell, t, dt float64) {
+	g := s.cfg.Grid
+	start := make([][4]simcore.Vec3, len(s.carriers))
+	for k := range s.carriers {
+		c := &s.carriers[k]
+		start[k] = c.corner
+		c.ride(s.cfg.Colliders[c.collider], t, dt, g.Cell)
+	}
+	claimed := make(map[[2]int]bool, len(cells))
+	for k := range s.carriers {
+		c := &s.carriers[k]
+		cell := c.centreCell(g)
+		if cc, ok := cells[cell]; ok && cc.collider == c.collider && !claimed[cell] {
+			claimed[cell] = true
+			c.place(g, cell, cc)
+			continue
+		}
+		if c.touching {
+			s.liftOff(c, t)
+		}
+	}
+	// New carriers, in cell order so that runs repeat.
+	var fresh [][2]int
+	for cell := range cells {
+		if !claimed[cell] {
+			fresh = append(fresh, cell)
+		}
+	}
+	slices.SortFunc(fresh, func(a, b [2]int) int {
+		if a[1] != b[1] {
+			return a[1] - b[1]
+		}
+		return a[0] - b[0]
+	})
+	for _, cell := range fresh {
+		var c carrier
+		c.place(g, cell, cells[cell])
+		s.carriers = append(s.carriers, c)
+		start = append(start, c.corner)
+	}
+	for k := range s.carriers {
+		if c := &s.carriers[k]; !c.touching {
+			s.release(c, start[k], t, dt)
+		}
+	}
+	s.carriers = slices.DeleteFunc(s.carriers, func(c carrier) bool { return !c.touching && c.load <= 0 })
+}
+
+// liftOff loads a carrier that has just left the ground, at time t: it tops its load
+// up to Adhesion times its area, taking the material from the four columns of the
+// cell it last touched, and starts the clock of (3).
+func (s *Sim) liftOff(c *carrier, t float64) {
+	a0, a1 := c.area()
+	if want := s.cfg.Spray.Adhesion*(a0+a1) - c.load; want > 0 {
+		d2 := s.cfg.Cell * s.cfg.Cell
+		for _, o := range cellCorners {
+			s.field.Add(c.cell[0]+o[0], c.cell[1]+o[1], -want/4/d2)
+		}
+		c.load += want
+	}
+	c.touching, c.left, c.full, c.due = false, t, c.load, 0
+}
+
+// release drops the volume (3) gives for the step from t to t + dt as particles. Each
+// is created at a random time t + u dt in the step (so that the spray does not come
+// in sheets), at a random point of the carrier (4)-(7) interpolated between where it
+// was at the start of the step and where it is at the end, with the object's
+// velocity there (8), the paper's nu + omega x p, randomly perturbed. It is kept
+// with probability (|v|/s)^gamma; the volume of one not kept stays on the carrier.
+// A created particle then falls for the rest of the step.
+func (s *Sim) release(c *carrier, start [4]simcore.Vec3, t, dt float64) {
+	sp := s.cfg.Spray
+	vol := sp.ParticleVolume
+	c.due += sp.released(c.full, t+dt-c.left, dt)
+	col := s.cfg.Colliders[c.collider]
+	before := carrier{corner: start}
+	for c.due >= vol && c.load >= vol {
+		c.due -= vol
+		wts := c.pointOn(s.rng)
+		u := s.rng.Float64()
+		p := before.at(wts).Scale(1 - u).Add(c.at(wts).Scale(u))
+		_, _, v := col.Sample(p, t+u*dt)
+		v = v.Add(inBall(s.rng).Scale(sp.Perturbation * v.Norm()))
+		if math.Pow(v.Norm()/sp.DropSpeed, sp.Gamma) <= s.rng.Float64() {
+			continue
+		}
+		c.load -= vol
+		rest := (1 - u) * dt
+		g := s.cfg.Gravity
+		x := p.Add(v.Scale(rest)).Add(g.Scale(0.5 * rest * rest))
+		s.P.add(x, v.Add(g.Scale(rest)), s.nextID)
+		s.nextID++
+	}
+}
+
+// inBall returns a point uniform in the unit ball, by rejection from the cube.
+func inBall(rng *rand.Rand) simcore.Vec3 {
+	for {
+		p := simcore.Vec3{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		if p.Dot(p) <= 1 {
+			return p
+		}
+	}
+}
+
+// fall moves the airborne particles for dt under gravity (symplectic Euler) and lands
+// those that reach the ground: "When a particle hits the surface of a column, its
+// volume is added to the column." A particle that leaves the virtual grid is lost
+// (and counted in Stats.Lost).
+func (s *Sim) fall(dt float64) {
+	g := s.cfg.Grid
+	vol := s.cfg.Spray.ParticleVolume
+	p := &s.P
+	kept := 0
+	for k := range p.Pos {
+		v := p.Vel[k].Add(s.cfg.Gravity.Scale(dt))
+		x := p.Pos[k].Add(v.Scale(dt))
+		i := int(math.Round((x[0] - g.OriginX) / g.Cell))
+		j := int(math.Round((x[2] - g.OriginZ) / g.Cell))
+		switch {
+		case !s.field.inExtent(i, j):
+			s.stats.Lost += vol
+			continue
+		case x[1] <= s.field.Height(i, j):
+			s.field.Add(i, j, vol/(g.Cell*g.Cell))
+			s.stats.Landed++
+			continue
+		}
+		p.Pos[kept], p.Vel[kept], p.ID[kept] = x, v, p.ID[k]
+		kept++
+	}
+	p.Pos, p.Vel, p.ID = p.Pos[:kept], p.Vel[:kept], p.ID[:kept]
+}
