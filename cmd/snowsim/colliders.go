@@ -125,20 +125,21 @@ func keyframeOf(file *vdb.File) (*simcore.Keyframe, error) {
 	return kf, nil
 }
 
-// advanceTo runs the simulation to time t, stopping at every keyframe of the
-// deforming colliders on the way to give them their next segment.
-func advanceTo(sim *simcore.Sim, sequences []*colliderFrames, t float64) (int, error) {
+// advanceTo runs a simulation (simcore's or heightfield's: its clock now and its
+// Advance) to time t, stopping at every keyframe of the deforming colliders on the
+// way to give them their next segment.
+func advanceTo(now *float64, advance func(float64) (int, error), sequences []*colliderFrames, t float64) (int, error) {
 	steps := 0
-	for sim.Time < t {
+	for *now < t {
 		end := t
 		for _, c := range sequences {
-			e, err := c.prepare(sim.Time)
+			e, err := c.prepare(*now)
 			if err != nil {
 				return steps, err
 			}
 			end = min(end, e)
 		}
-		n, err := sim.Advance(end)
+		n, err := advance(end)
 		steps += n
 		if err != nil {
 			return steps, err

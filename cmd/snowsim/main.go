@@ -129,6 +129,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *threads > 0 {
 		sc.Config.Threads = *threads
+		if sc.Ground != nil {
+			sc.Ground.Config.Threads = *threads
+		}
 	}
 	opts := runOptions{every: *every, resume: *resume, preview: *previews, scene: sceneIdentity(text, sc.Config.H)}
 	if err := simulate(sc, opts, stderr); err != nil {
@@ -149,6 +152,9 @@ type runOptions struct {
 // simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
 // it and writes every frame, and a checkpoint every opts.every frames.
 func simulate(sc *Scene, opts runOptions, log io.Writer) error {
+	if sc.Ground != nil {
+		return simulateGround(sc, opts, log)
+	}
 	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
 		return err
 	}
@@ -196,7 +202,7 @@ func simulate(sc *Scene, opts runOptions, log io.Writer) error {
 	frameIterations := sim.SolverIterations() // at the end of the previous frame
 	unconverged := sim.UnconvergedSolves()
 	for f := first; f <= sc.Frames; f++ {
-		steps, err := advanceTo(sim, sc.Sequences, float64(f)/sc.FPS)
+		steps, err := advanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS)
 		totalSteps += steps
 		if err != nil {
 			progress.Done()

@@ -37,8 +37,15 @@ func newLayout(n int, info frameInfo, bounds [6]float32) prtLayout {
 	l.physDensity = h.AddChannel("PhysicalDensity", prt.Float32, 1)
 	l.plastic = h.AddChannel("PlasticJ", prt.Float32, 1)
 	h.Count = int64(n)
+	h.Meta = frameMeta(info, bounds)
+	return l
+}
+
+// frameMeta is the metadata of a frame snowsim writes: the particles' box, the
+// axes, units and frame rate Krakatoa reads, and what export needs.
+func frameMeta(info frameInfo, bounds [6]float32) []prt.Meta {
 	num, den := frameRate(info.FPS)
-	h.Meta = []prt.Meta{
+	return []prt.Meta{
 		prt.MetaFloat32("", "BoundBox", bounds[:]...),
 		prt.MetaInt32("", "CoordSys", 1), // right-handed, Y up
 		prt.MetaFloat64("", "LengthUnitInMeters", 1),
@@ -50,7 +57,6 @@ func newLayout(n int, info frameInfo, bounds [6]float32) prtLayout {
 		prt.MetaInt32("Position", "Interpretation", 1), // point
 		prt.MetaInt32("Velocity", "Interpretation", 2), // vector
 	}
-	return l
 }
 
 // frameRate writes fps as a ratio: integers exactly, others to 1/1000.

@@ -48,7 +48,9 @@ type sceneFile struct {
 	Output struct {
 		Dir     *string `toml:"dir"`
 		Pattern *string `toml:"pattern"`
+		groundOutputKeys
 	} `toml:"output"`
+	Ground    *groundKeys             `toml:"ground"`    // a ground scene (scene_ground.go)
 	Sintering windowKeys              `toml:"sintering"` // when sintering materials sinter
 	Materials map[string]materialKeys `toml:"materials"`
 	Snow      []snowKeys              `toml:"snow"`
@@ -136,6 +138,9 @@ type Scene struct {
 	// Sequences are the deforming colliders read from voxelize's files; they are in
 	// Config.Colliders too, and the frame loop hands them their keyframes.
 	Sequences []*colliderFrames
+	// Ground, when not nil, makes this a ground scene: Config holds only the
+	// colliders and the gravity, and the snow fields are empty.
+	Ground *GroundScene
 }
 
 // sceneError names the scene and the key at fault.
@@ -165,6 +170,9 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	}
 
 	sc := &Scene{Config: simcore.DefaultConfig(), FPS: 24, Frames: 48, OutDir: "snowsim-out", Pattern: "snow.####.prt"}
+	if f.Ground != nil {
+		return parseGroundScene(name, &f, sc, resolution)
+	}
 	cfg := &sc.Config
 	if f.Domain.Min == nil || f.Domain.Max == nil || f.Domain.H == nil {
 		return nil, sceneError(name, "domain", "min, max and h are required")

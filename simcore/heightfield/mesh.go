@@ -77,3 +77,26 @@ func (f *Field) Mesh() *levelset.Mesh {
 	}
 	return m
 }
+
+// GridMesh returns the columns in r as a triangle mesh, created or not: a vertex
+// per column, row by row, and two triangles per cell, counter-clockwise seen from
+// above. It is nil for a rectangle less than two columns wide or deep.
+func (f *Field) GridMesh(r Rect) *levelset.Mesh {
+	w, d := r.I1-r.I0, r.J1-r.J0
+	if w < 2 || d < 2 {
+		return nil
+	}
+	m := &levelset.Mesh{Positions: make([]levelset.Vec3, 0, w*d), Triangles: make([][3]int32, 0, 2*(w-1)*(d-1))}
+	for j := r.J0; j < r.J1; j++ {
+		for i := r.I0; i < r.I1; i++ {
+			m.Positions = append(m.Positions, levelset.Vec3{f.grid.X(i), f.Peek(i, j), f.grid.Z(j)})
+		}
+	}
+	for b := range d - 1 {
+		for a := range w - 1 {
+			v := int32(b*w + a)
+			m.Triangles = append(m.Triangles, [3]int32{v, v + int32(w) + 1, v + 1}, [3]int32{v, v + int32(w), v + int32(w) + 1})
+		}
+	}
+	return m
+}
