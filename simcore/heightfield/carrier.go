@@ -44,13 +44,15 @@ type contactCell struct {
 // cellCorners are the offsets of a cell's corners in carrier corner order.
 var cellCorners = [4][2]int{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
 
-// contactCells appends the window's contact cells to cells.
-func (w *window) contactCells(cells map[[2]int]contactCell) {
+// contactCells adds the window's contact cells to cells and its contact columns to
+// touched.
+func (w *window) contactCells(cells map[[2]int]contactCell, touched map[[2]int]bool) {
 	for k, c := range w.contact {
 		if c == 0 {
 			continue
 		}
 		i, j := w.column(k)
+		touched[[2]int{i, j}] = true
 		cc := contactCell{collider: int(c - 1)}
 		whole := true
 		for n, o := range cellCorners {
@@ -78,11 +80,12 @@ func triangleArea(a, b, c simcore.Vec3) float64 { return 0.5 * b.Sub(a).Cross(c.
 
 // centreCell returns the cell under the centre of the carrier.
 func (c *carrier) centreCell(g Grid) [2]int {
-	var sx, sz float64
-	for _, p := range c.corner {
-		sx, sz = sx+p[0], sz+p[2]
-	}
-	return [2]int{int(math.Floor((sx/4 - g.OriginX) / g.Cell)), int(math.Floor((sz/4 - g.OriginZ) / g.Cell))}
+	return g.cellUnder(c.at([4]float64{0.25, 0.25, 0.25, 0.25}))
+}
+
+// cellUnder returns the cell whose corners are the columns around x's (x, z).
+func (g Grid) cellUnder(x simcore.Vec3) [2]int {
+	return [2]int{int(math.Floor((x[0] - g.OriginX) / g.Cell)), int(math.Floor((x[2] - g.OriginZ) / g.Cell))}
 }
 
 // ride moves the carrier's corners with its object from time t to t + dt: a step of

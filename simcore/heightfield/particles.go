@@ -25,25 +25,29 @@ func (p *Particles) add(x, v simcore.Vec3, id uint64) {
 // spray is the particle generation stage for the step from t to t + dt: carriers
 // ride with their objects, touch the contact cells of this step or leave the ground,
 // and those off the ground drop their load by (3).
-func (s *Sim) spray(cells map[[2]int]contactCell, t, dt float64) {
+func (s *Sim) spray(cells map[[2]int]contactCell, touched map[[2]int]bool, t, dt float64) {
 	g := s.cfg.Grid
 	start := make([][4]simcore.Vec3, len(s.carriers))
-	for k := range s.carriers {
-		c := &s.carriers[k]
-		start[k] = c.corner
-		c.ride(s.cfg.Colliders[c.collider], t, dt, g.Cell)
-	}
 	claimed := make(map[[2]int]bool, len(cells))
 	for k := range s.carriers {
 		c := &s.carriers[k]
-		cell := c.centreCell(g)
-		if cc, ok := cells[cell]; ok && cc.collider == c.collider && !claimed[cell] {
-			claimed[cell] = true
-			c.place(g, cell, cc)
+		start[k] = c.corner
+		col := s.cfg.Colliders[c.collider]
+		if c.touching {
+			// Where its centre goes decides whether it still touches; only if not
+			// do its corners ride.
+			if cell, ok := s.follow(c, cells, claimed, t, dt); ok {
+				c.place(g, cell, cells[cell])
+				continue
+			}
+			c.ride(col, t, dt, g.Cell)
+			s.liftOff(c, touched, t)
 			continue
 		}
-		if c.touching {
-			s.liftOff(c, t)
+		c.ride(col, t, dt, g.Cell)
+		if cell := c.centreCell(g); claimable(cells, claimed, cell, c.collider) {
+			claimed[cell] = true
+			c.place(g, cell, cells[cell])
 		}
 	}
 	// New carriers, in cell order so that runs repeat.
@@ -68,22 +72,70 @@ func (s *Sim) spray(cells map[[2]int]contactCell, t, dt float64) {
 	for k := range s.carriers {
 		if c := &s.carriers[k]; !c.touching {
 			s.release(c, start[k], t, dt)
+			if t+dt-c.left > crumbleAfter*s.cfg.Spray.ReleaseTime {
+				s.crumble(c)
+			}
 		}
 	}
 	s.carriers = slices.DeleteFunc(s.carriers, func(c carrier) bool { return !c.touching && c.load <= 0 })
 }
 
+// crumbleAfter, in release times, is how long a carrier off the ground keeps what it
+// has not dropped: less than one particle's volume, or particles the speed test
+// kept on a slow object. By then (3) has released all but exp(-10) of its load.
+const crumbleAfter = 10
+
+// crumble drops the rest of a carrier's load straight into the column under its
+// centre (or counts it lost outside the virtual grid), so that carriers do not pile
+// up over a long run.
+func (s *Sim) crumble(c *carrier) {
+	cell := c.centreCell(s.cfg.Grid)
+	if s.field.inExtent(cell[0], cell[1]) {
+		s.field.Add(cell[0], cell[1], c.load/(s.cfg.Cell*s.cfg.Cell))
+	} else {
+		s.stats.Lost += c.load
+	}
+	c.load = 0
+}
+
+// follow moves the centre of a touching carrier with its object over the step and
+// claims the contact cell it arrives over, if it is free and the same object's.
+func (s *Sim) follow(c *carrier, cells map[[2]int]contactCell, claimed map[[2]int]bool, t, dt float64) ([2]int, bool) {
+	g := s.cfg.Grid
+	centre := c.at([4]float64{0.25, 0.25, 0.25, 0.25})
+	_, _, v := s.cfg.Colliders[c.collider].Sample(centre, t)
+	centre = centre.Add(v.Scale(dt))
+	cell := g.cellUnder(centre)
+	if !claimable(cells, claimed, cell, c.collider) {
+		return cell, false
+	}
+	claimed[cell] = true
+	return cell, true
+}
+
+// claimable reports whether cell is a contact cell of collider that no carrier has
+// claimed.
+func claimable(cells map[[2]int]contactCell, claimed map[[2]int]bool, cell [2]int, collider int) bool {
+	cc, ok := cells[cell]
+	return ok && cc.collider == collider && !claimed[cell]
+}
+
 // liftOff loads a carrier that has just left the ground, at time t: it tops its load
 // up to Adhesion times its area, taking the material from the four columns of the
-// cell it last touched, and starts the clock of (3).
-func (s *Sim) liftOff(c *carrier, t float64) {
+// cell it last touched, and starts the clock of (3). Columns an object still touches
+// give nothing (a carrier at the edge of a sole that lost its cell to a neighbour's
+// rounding has not taken material away from under the sole), so the carrier then
+// takes only the free columns' share.
+func (s *Sim) liftOff(c *carrier, touched map[[2]int]bool, t float64) {
 	a0, a1 := c.area()
 	if want := s.cfg.Spray.Adhesion*(a0+a1) - c.load; want > 0 {
 		d2 := s.cfg.Cell * s.cfg.Cell
 		for _, o := range cellCorners {
-			s.field.Add(c.cell[0]+o[0], c.cell[1]+o[1], -want/4/d2)
+			if col := [2]int{c.cell[0] + o[0], c.cell[1] + o[1]}; !touched[col] {
+				s.field.Add(col[0], col[1], -want/4/d2)
+				c.load += want / 4
+			}
 		}
-		c.load += want
 	}
 	c.touching, c.left, c.full, c.due = false, t, c.load, 0
 }

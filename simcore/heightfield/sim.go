@@ -177,14 +177,14 @@ func (s *Sim) Step(dt float64) error {
 		o.compressed = w.displace(m.Compression)
 		o.passes, o.moved = w.erode(e, g.Cell)
 	})
-	cells := map[[2]int]contactCell{}
+	cells, touched := map[[2]int]contactCell{}, map[[2]int]bool{}
 	s.stats.ActiveColumns = 0
 	s.settling = s.settling[:0]
 	d2 := g.Cell * g.Cell
 	for k, w := range windows {
 		s.field.store(w.r, w.h, w.settled)
 		if s.cfg.Spray.Adhesion > 0 {
-			w.contactCells(cells)
+			w.contactCells(cells, touched)
 		}
 		o := out[k]
 		s.stats.Pushed += o.pushed * d2
@@ -201,7 +201,7 @@ func (s *Sim) Step(dt float64) error {
 	}
 	s.fall(dt)
 	if s.cfg.Spray.Adhesion > 0 {
-		s.spray(cells, s.Time, dt)
+		s.spray(cells, touched, s.Time, dt)
 	}
 	s.Time = t1
 	s.stats.Steps++

@@ -38,7 +38,7 @@ func TestMaterialBudget(t *testing.T) {
 		cfg.Spray.DropSpeed = 0.5
 		s := newSim(t, cfg)
 		worst := 0.0
-		for f := 1; f <= 30; f++ {
+		for f := 1; f <= 60; f++ { // 1 s: the spray of the lift-off lands
 			if _, err := s.Advance(float64(f) / 60); err != nil {
 				t.Fatal(err)
 			}
