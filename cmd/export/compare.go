@@ -99,7 +99,8 @@ type comparison struct {
 	frames []int     // the columns' frame numbers
 	labels []string  // the rows'
 	jobs   []job
-	radius []float32 // by row: runs may differ in resolution
+	radius []float32       // by row: runs may differ in resolution
+	ground []*groundMeshes // by row: -ground's mesh of each run; nil without
 	camera preview.Camera
 	opt    preview.Options
 	shared bool // the colour range was computed over the pictures, not given
@@ -154,11 +155,23 @@ func newComparison(s *settings) (*comparison, error) {
 		}
 	}
 
+	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
+		c.ground = make([]*groundMeshes, len(runs))
+		for r := range runs {
+			if c.ground[r], err = findGround(s.view.groundMesh, cs.inputs[r]); err != nil {
+				return nil, err
+			}
+			if err := c.ground[r].check(c.jobs[r*len(frames) : (r+1)*len(frames)]); err != nil {
+				return nil, err
+			}
+		}
+	}
+
 	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
-	hi, floor := lo.Scale(-1), math.Inf(1)
+	hi, floor, rim := lo.Scale(-1), math.Inf(1), math.Inf(1)
 	for r := range runs {
 		row := c.jobs[r*len(frames) : (r+1)*len(frames)]
-		if c.radius[r], err = particleRadius(s, row[0].in.Path); err != nil {
+		if c.radius[r], err = particleRadius(s, jobPaths(row)); err != nil {
 			return nil, err
 		}
 		rowFrames := make([]seq.Frame, len(row))
@@ -171,6 +184,19 @@ func newComparison(s *settings) (*comparison, error) {
 		}
 		lo, hi = lo.Min(rlo), hi.Max(rhi)
 		floor = min(floor, rlo[1]-float64(c.radius[r]))
+		if c.ground != nil {
+			mlo, mhi, runRim, err := c.ground[r].sceneOf(frames, s.threads)
+			if err != nil {
+				return nil, err
+			}
+			lo, hi = lo.Min(mlo), hi.Max(mhi)
+			if !math.IsNaN(runRim) {
+				rim = min(rim, runRim)
+			}
+		}
+	}
+	if !math.IsInf(rim, 1) { // one ground plane for every picture, at the lowest run's rim
+		floor = rim
 	}
 	c.camera, c.opt = s.view.scene(lo, hi, floor)
 
@@ -333,6 +359,11 @@ func (c *comparison) convert(j job, threads int) result {
 	}
 	opt := c.opt
 	opt.Workers = threads
+	if c.ground != nil {
+		if opt.Mesh, err = c.ground[j.index/len(c.frames)].load(j.in.Number); err != nil {
+			return result{err: err}
+		}
+	}
 	// Each job has its own index, so concurrent conversions never write the same slot.
 	c.cells[j.index] = preview.Render(pts, c.camera, opt)
 	c.times[j.index] = math.NaN()

@@ -48,6 +48,7 @@ Examples:
   export -to png -color Velocity 'sim/snow.####.prt' 'preview/snow.####.png'
   export -to png -sheet sheet.png -gif snow.gif 'sim/snow.####.prt'
   export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
+  export -to png -ground ground.####.ply -sheet sheet.png 'sim/spray.####.prt' 'png/spray.####.png'  (sim/ground.####.ply)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'

@@ -28,7 +28,8 @@ type viewSettings struct {
 	eyeText, targetText string
 	eye, target         *levelset.Vec3
 	radius              float64
-	ground              string
+	ground              string // the flag: auto, none, a height or a mesh
+	groundMesh          string // the mesh file or sequence of -ground; "" for a plane
 	sheet, gif          string
 	columns             int
 	gifFPS              float64
@@ -44,7 +45,8 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 	fs.StringVar(&v.eyeText, "eye", "", "png, compare: camera position `x,y,z` (default: framed from the sequence's bounds)")
 	fs.StringVar(&v.targetText, "target", "", "png, compare: point `x,y,z` the camera looks at (default: the centre of the bounds)")
 	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing)")
-	fs.StringVar(&v.ground, "ground", "auto", "png, compare: ground plane: auto (under the sequence's lowest particle), none, or a height `y`")
+	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle), none, a plane's height y, "+
+		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
 	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
 	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
 	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
@@ -75,10 +77,11 @@ func (v *viewSettings) check() error {
 	case v.gifWidth < 16 || v.gifWidth > 4096:
 		return fmt.Errorf("-gif-width %d: use 16 to 4096", v.gifWidth)
 	}
-	if v.ground != "auto" && v.ground != "none" {
-		if _, err := strconv.ParseFloat(v.ground, 64); err != nil {
-			return fmt.Errorf("-ground %q: use auto, none or a height", v.ground)
+	if !isGroundPlane(v.ground) {
+		if err := checkGroundMesh(v.ground); err != nil {
+			return err
 		}
+		v.groundMesh = v.ground
 	}
 	for _, p := range []struct {
 		text string
@@ -104,6 +107,7 @@ type pngConverter struct {
 	camera preview.Camera
 	opt    preview.Options
 	radius float32
+	ground *groundMeshes // -ground's mesh; nil for none
 
 	sheet  []image.Image // by job index
 	gif    []image.Image
@@ -115,8 +119,17 @@ const sheetCellWidth = 320
 
 func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	c := &pngConverter{s: s}
+	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
+		var err error
+		if c.ground, err = findGround(s.view.groundMesh, s.input); err != nil {
+			return nil, err
+		}
+		if err := c.ground.check(jobs); err != nil {
+			return nil, err
+		}
+	}
 	// The whole sequence's bounds, not just the selected frames', so that runs split
-	// over several machines frame the same.
+	// over several machines frame the same; likewise the whole ground sequence's.
 	all, err := seq.Find(s.input)
 	if err != nil {
 		return nil, err
@@ -125,10 +138,21 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.radius, err = particleRadius(s, jobs[0].in.Path); err != nil {
+	if c.radius, err = particleRadius(s, jobPaths(jobs)); err != nil {
 		return nil, err
 	}
-	c.camera, c.opt = s.view.scene(lo, hi, lo[1]-float64(c.radius))
+	floor := lo[1] - float64(c.radius)
+	if c.ground != nil {
+		mlo, mhi, rim, err := c.ground.sceneOf(nil, s.threads)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi = lo.Min(mlo), hi.Max(mhi)
+		if !math.IsNaN(rim) {
+			floor = rim
+		}
+	}
+	c.camera, c.opt = s.view.scene(lo, hi, floor)
 	c.sheet = make([]image.Image, len(jobs))
 	c.gif = make([]image.Image, len(jobs))
 	c.labels = make([]string, len(jobs))
@@ -153,11 +177,12 @@ func sequenceBounds(frames []seq.Frame) (lo, hi levelset.Vec3, err error) {
 }
 
 // scene returns the camera and the render options the flags ask for, for
-// particles in the box [lo, hi]: a camera that frames the box unless -eye and
-// -target place it, and the ground at floor for -ground auto (the bottom of the
-// lowest sphere: its y minus the radius). One box and one floor for every picture
-// give one still camera and ground; a non-finite floor (no particles anywhere)
-// leaves each picture its own ground.
+// particles (and ground meshes) in the box [lo, hi]: a camera that frames the box
+// unless -eye and -target place it, and the ground at floor for -ground auto or a
+// mesh (the bottom of the lowest sphere: its y minus the radius; or the meshes'
+// rim). One box and one floor for every picture give one still camera and
+// ground; a non-finite floor (no particles anywhere) leaves each picture its own
+// ground.
 func (v *viewSettings) scene(lo, hi levelset.Vec3, floor float64) (preview.Camera, preview.Options) {
 	aspect := float64(v.width) / float64(v.height)
 	camera := preview.Frame(lo, hi, aspect, v.azimuth, v.elevation, v.fov)
@@ -171,7 +196,7 @@ func (v *viewSettings) scene(lo, hi levelset.Vec3, floor float64) (preview.Camer
 	switch v.ground {
 	case "none":
 		opt.Ground = preview.GroundNone
-	case "auto":
+	case "auto", v.groundMesh:
 		opt.GroundHeight = floor
 		if math.IsInf(floor, 0) || math.IsNaN(floor) {
 			opt.Ground = preview.GroundAuto
@@ -182,17 +207,40 @@ func (v *viewSettings) scene(lo, hi levelset.Vec3, floor float64) (preview.Camer
 	return camera, opt
 }
 
-// particleRadius is -radius, or half the particle spacing of the first frame: the cube
-// root of a particle's volume m/rho (from the Mass and PhysicalDensity channels snowsim
-// writes), else of h^3/8 (eight particles per cell, snowsim's default).
-func particleRadius(s *settings, path string) (float32, error) {
+// particleRadius is -radius, or half the particle spacing of the first of the frames
+// at paths that has particles or the GridSpacing metadata: the cube root of a
+// particle's volume m/rho (from the Mass and PhysicalDensity channels snowsim
+// writes), else of h^3/8 (eight particles per cell, snowsim's default). Empty
+// frames before it (a spray that has not started) are skipped; when every frame is
+// empty without GridSpacing there is nothing to size, and the radius is 0.
+func particleRadius(s *settings, paths []string) (float32, error) {
 	if s.view.radius > 0 {
 		return float32(s.view.radius), nil
 	}
-	f, err := readFrame(path)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %v", path, err)
+	for _, path := range paths {
+		f, err := readFrame(path)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", path, err)
+		}
+		if _, ok := f.gridSpacing(); ok || f.Len() > 0 {
+			return frameRadius(f)
+		}
 	}
+	return 0, nil
+}
+
+// jobPaths returns the input files of jobs.
+func jobPaths(jobs []job) []string {
+	paths := make([]string, len(jobs))
+	for i, j := range jobs {
+		paths[i] = j.in.Path
+	}
+	return paths
+}
+
+// frameRadius is particleRadius for one frame that has particles or GridSpacing.
+func frameRadius(f *frame) (float32, error) {
+	path := f.path
 	m, errM := f.floats("Mass", 1)
 	rho, errR := f.floats("PhysicalDensity", 1)
 	if errM == nil && errR == nil && f.Len() > 0 {
@@ -220,6 +268,11 @@ func (c *pngConverter) convert(j job, threads int) result {
 	}
 	opt := c.opt
 	opt.Workers = threads
+	if c.ground != nil {
+		if opt.Mesh, err = c.ground.load(j.in.Number); err != nil {
+			return result{err: err}
+		}
+	}
 	var size int64
 	if j.out != "" {
 		img := preview.Render(pts, c.camera, opt)

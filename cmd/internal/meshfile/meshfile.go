@@ -1,5 +1,5 @@
 // Package meshfile reads one static mesh from a file of any format the tools take,
-// chosen by its extension: OBJ, STL, or glTF/GLB in its rest pose.
+// chosen by its extension: OBJ, STL, PLY (see ply.go), or glTF/GLB in its rest pose.
 package meshfile
 
 import (
@@ -45,20 +45,59 @@ func ReadAt(path, clip string, t float64) (*levelset.Mesh, error) {
 			return nil, fmt.Errorf("%s: no animation to pose at %g s", path, t)
 		}
 		return scene.Mesh(index, t)
-	case ".obj", ".stl":
+	case ".obj", ".stl", ".ply":
 		if clip != "" || t >= 0 {
 			return nil, fmt.Errorf("%s: only glTF files have animation clips and times", path)
 		}
 	default:
-		return nil, fmt.Errorf("%s: unknown mesh format %q: use .obj, .stl, .gltf or .glb", path, ext)
+		return nil, unknownFormat(path, ext)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if ext == ".stl" {
+	switch ext {
+	case ".stl":
 		return stl.Read(f)
+	case ".ply":
+		m, err := decodePLY(f, true) // unbuffered: the reader buffers, and sizes its reads from the file
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return m, nil
 	}
 	return obj.Read(f)
+}
+
+// Extensions lists the file extensions Read takes, lower case, with the dot.
+var Extensions = []string{".obj", ".stl", ".ply", ".gltf", ".glb"}
+
+// unknownFormat reports a file that Read does not take.
+func unknownFormat(path, ext string) error {
+	return fmt.Errorf("%s: unknown mesh format %q: use %s", path, ext, strings.Join(Extensions, ", "))
+}
+
+// Bounds returns the box of the vertices of the mesh in path (empty, lo > hi, for
+// a mesh without vertices; a glTF scene in its rest pose). A PLY file is read only
+// up to the end of its vertex element, usually half of it; other formats are read
+// whole.
+func Bounds(path string) (lo, hi levelset.Vec3, err error) {
+	if strings.ToLower(filepath.Ext(path)) != ".ply" {
+		m, err := Read(path)
+		if err != nil {
+			return lo, hi, err
+		}
+		lo, hi = m.Bounds()
+		return lo, hi, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return lo, hi, err
+	}
+	defer f.Close()
+	if lo, hi, err = vertexBounds(f); err != nil {
+		return lo, hi, fmt.Errorf("%s: %w", path, err)
+	}
+	return lo, hi, nil
 }

@@ -41,8 +41,9 @@ func TestRead(t *testing.T) {
 	if _, err := ReadAt(obj, "", 0.5); err == nil {
 		t.Error("a time for an OBJ: no error")
 	}
-	if _, err := Read(filepath.Join(dir, "x.ply")); err == nil || !strings.Contains(err.Error(), "unknown mesh format") {
-		t.Errorf("PLY: %v", err)
+	if _, err := Read(filepath.Join(dir, "x.vdb")); err == nil || !strings.Contains(err.Error(), "unknown mesh format") ||
+		!strings.Contains(err.Error(), ".ply") {
+		t.Errorf("VDB: %v", err)
 	}
 	if _, err := Read(filepath.Join(dir, "missing.obj")); err == nil {
 		t.Error("missing file: no error")

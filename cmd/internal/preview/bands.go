@@ -6,9 +6,10 @@ import (
 	"snowtools/levelset"
 )
 
-// Splatting is parallel over horizontal bands of the buffer: every sphere is
-// listed in each band its pixel rectangle meets, and one worker draws one band
-// at a time, so no two workers write the same pixel. Within a band the spheres
+// Splatting is parallel over horizontal bands of the buffer: every sphere (and
+// mesh triangle, meshraster.go) is listed in each band its pixel rectangle
+// meets, and one worker draws one band at a time, so no two workers write the
+// same pixel. Within a band the spheres
 // are drawn nearest first (by depth bucket, then index), so that a pixel that
 // already holds a surface nearer than a sphere's nearest point skips it with one
 // comparison: most hidden particles of a dense heap cost almost nothing. A
@@ -88,17 +89,34 @@ func splatSpheres(pts Points, s sphereRasterizer, buf *depthBuffer, workers int)
 			nearest[i] = near
 		}
 	})
-	ordered := nearestFirst(splats, nearest, workers)
-	bands := (buf.height + bandRows - 1) / bandRows
-	start, items := bucketSort(ordered, bands, workers, func(s *splat) (int, int) {
-		return int(s.r.y0) / bandRows, int(s.r.y1) / bandRows
+	drawBands(nearestFirst(splats, nearest, workers), buf.height, workers,
+		func(sp *splat) *rect { return &sp.r },
+		func(sp *splat) { s.draw(sp, buf) })
+}
+
+// drawBands draws items into a buffer of the given height band by band: each
+// item is listed, in the order of items, in every band of bandRows rows that
+// its rectangle (area) meets, and one worker draws one band at a time, calling
+// draw on a copy of the item whose rectangle is clipped to the band's rows. No
+// two workers write the same row, and the order within a band depends only on
+// items, so the buffer does not depend on the workers. Items with empty
+// rectangles are left out.
+func drawBands[E any](items []E, height, workers int, area func(e *E) *rect, draw func(e *E)) {
+	bands := (height + bandRows - 1) / bandRows
+	start, listed := bucketSort(items, bands, workers, func(e *E) (int, int) {
+		r := area(e)
+		if r.y0 > r.y1 {
+			return 1, 0
+		}
+		return int(r.y0) / bandRows, int(r.y1) / bandRows
 	})
 	levelset.ParallelFor(workers, bands, func(_, b int) {
-		rowLo, rowHi := int32(b*bandRows), int32(min((b+1)*bandRows, buf.height)-1)
+		rowLo, rowHi := int32(b*bandRows), int32(min((b+1)*bandRows, height)-1)
 		for k := start[b]; k < start[b+1]; k++ {
-			sp := &items[k]
-			sp.r.y0, sp.r.y1 = max(sp.r.y0, rowLo), min(sp.r.y1, rowHi)
-			s.draw(sp, buf)
+			e := &listed[k]
+			r := area(e)
+			r.y0, r.y1 = max(r.y0, rowLo), min(r.y1, rowHi)
+			draw(e)
 		}
 	})
 }

@@ -19,6 +19,27 @@ type groundPlane struct {
 	fogStart, fogDistance float64
 	// contact says where particles are near enough to darken the ground.
 	contact *contactGrid
+	// hole is where a mesh covers the ground, which is not drawn there (nil:
+	// nowhere); receiver is the plane's normal for shadow lookups when a mesh
+	// is in the shadow map (see meetMesh), zero otherwise.
+	hole     *footprint
+	receiver levelset.Vec3
+}
+
+// groundUnderMesh lowers the ground plane under a mesh by this fraction of the
+// mesh's size, so that where the plane runs under the mesh's edge at the same
+// height (the rim) the mesh is nearer and wins the depth test.
+const groundUnderMesh = 1e-4
+
+// meetMesh makes the plane give way to mesh m: it is not drawn where m's
+// footprint covers it (so that a print below the rim is not hidden by the plane
+// at rim height), it sits a hair below m's edge, and its shadow lookups follow its
+// own plane (visibility's receiver-plane bias), because the mesh next to it
+// in the shadow map is nearly coplanar with it.
+func (g *groundPlane) meetMesh(m *Mesh) {
+	g.hole = m.footprint
+	g.height -= groundUnderMesh * m.hi.Sub(m.lo).Norm()
+	g.receiver = levelset.Vec3{0, 1, 0}
 }
 
 // The grid: lines every gridMajor and gridMinor metres, at least one output
@@ -57,22 +78,31 @@ const fogStartScale, fogScale = 1.4, 3.0
 const groundID = -2
 
 // composite writes the ground into the depth buffer: wherever the ray meets the
-// plane nearer than any particle, the depth becomes the plane's, s f, and the id
-// groundID. Screen-space occlusion then sees the ground like any surface.
+// plane nearer than any particle or mesh, and outside the mesh's footprint, the
+// depth becomes the plane's, s f, and the id groundID. Screen-space occlusion
+// then sees the ground like any surface.
 func (g *groundPlane) composite(v *view, buf *depthBuffer, workers int) {
 	// The ray through (px, py) has the world direction
 	// d = right (px - cx) + up (cy - py) + fwd f, so it meets the plane at
-	// s = (height - eye.y)/d.y, depth s f, and only d.y is needed.
+	// s = (height - eye.y)/d.y, depth s f; the hit's x and z, eye + s d, are
+	// needed only to look up the mesh's footprint.
 	rise := g.height - v.eye[1]
 	levelset.ParallelRanges(workers, buf.height, resolveRows, func(_, lo, hi int) {
 		for y := lo; y < hi; y++ {
-			rowY := v.up[1]*(v.cy-(float64(y)+0.5)) + v.fwd[1]*v.focal
+			qy := v.cy - (float64(y) + 0.5)
+			rowY := v.up[1]*qy + v.fwd[1]*v.focal
+			rowX, rowZ := v.up[0]*qy+v.fwd[0]*v.focal, v.up[2]*qy+v.fwd[2]*v.focal
 			for x := range buf.width {
-				dy := v.right[1]*(float64(x)+0.5-v.cx) + rowY
-				s := rise / dy
-				if k := y*buf.width + x; s > 0 && float32(s*v.focal) < buf.depth[k] {
-					buf.depth[k], buf.id[k] = float32(s*v.focal), groundID
+				qx := float64(x) + 0.5 - v.cx
+				s := rise / (v.right[1]*qx + rowY)
+				k := y*buf.width + x
+				if !(s > 0 && float32(s*v.focal) < buf.depth[k]) {
+					continue
 				}
+				if g.hole != nil && g.hole.covers(v.eye[0]+s*(v.right[0]*qx+rowX), v.eye[2]+s*(v.right[2]*qx+rowZ)) {
+					continue
+				}
+				buf.depth[k], buf.id[k] = float32(s*v.focal), groundID
 			}
 		}
 	})
@@ -115,7 +145,7 @@ func (g *groundPlane) shade(sh *shader, x, y, n int) rgb {
 		light = light.scale(sh.blockOcclusion(x, y, n, p, levelset.Vec3{0, 1, 0}))
 	}
 	if sh.toLight[1] > 0 {
-		light = light.add(sunRadiance.scale(sh.toLight[1] * sh.shadow.visibility(p, pcfSquareGrid)))
+		light = light.add(sunRadiance.scale(sh.toLight[1] * sh.shadow.visibility(p, g.receiver, pcfSquareGrid)))
 	}
 	colour := toneMap(groundAlbedo.scale(ink).mul(light))
 	beyond := max(0, s*d.Norm()-g.fogStart) / g.fogDistance

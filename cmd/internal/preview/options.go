@@ -27,6 +27,12 @@ type Options struct {
 	LightDir levelset.Vec3
 	// ShadowMapSize bounds the shadow map's longer side in texels (default 2048).
 	ShadowMapSize int
+	// Mesh is an optional triangle mesh drawn with the particles, such as the
+	// ground of a height-field simulation (see NewMesh); nil draws none. It
+	// casts and receives shadows, the camera should frame its Bounds too, and
+	// GroundAuto then continues it with the ground plane at its RimHeight. The
+	// ground plane (GroundAuto or GroundAt) is left out where the mesh covers it.
+	Mesh *Mesh
 	// Workers is the number of goroutines (default GOMAXPROCS). The picture does
 	// not depend on it.
 	Workers int
@@ -37,7 +43,8 @@ type GroundMode int
 
 const (
 	// GroundAuto puts the ground under the frame's lowest particle: at the bottom
-	// of its lowest sphere. For a sequence, GroundAt keeps it from moving.
+	// of its lowest sphere; with a mesh, at the mesh's RimHeight instead. For a
+	// sequence, GroundAt keeps it from moving.
 	GroundAuto GroundMode = iota
 	// GroundAt puts the ground at y = Options.GroundHeight.
 	GroundAt

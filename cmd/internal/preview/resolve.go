@@ -2,6 +2,7 @@ package preview
 
 import (
 	"image"
+	"math"
 
 	"snowtools/levelset"
 )
@@ -13,6 +14,7 @@ const resolveRows = 4
 // supersample x supersample block: the mean of their display colours, encoded
 // as sRGB. A block that sees only ground or only background is shaded once as
 // a whole (the ground's grid lines are filtered analytically over the block),
+// and so is one that sees only mesh at about one depth (see smoothMeshDepth),
 // which saves most of the work on the large smooth areas. Each output pixel is
 // computed alone, in a fixed order, so the picture does not depend on the
 // workers.
@@ -32,6 +34,8 @@ func resolve(sh *shader, width, height, workers int) *image.RGBA {
 					c = sh.background(v.toWorld(v.rayCamera(float64(x)+half, float64(y)+half)).Unit())
 				case groundID:
 					c = sh.ground.shade(sh, x, y, ss)
+				case firstMeshID:
+					c = sh.meshSurface(triangleOf(sh.gbuf.id[(y+ss/2)*sh.gbuf.width+x+ss/2]), x, y, ss)
 				default:
 					for sy := range ss {
 						for sx := range ss {
@@ -50,10 +54,15 @@ func resolve(sh *shader, width, height, workers int) *image.RGBA {
 
 // uniformBlock returns -1 or groundID when every supersample of the output
 // pixel whose first supersample is (x, y) sees the background or every one sees
-// the ground, and 0 otherwise.
+// the ground, firstMeshID when every one sees the mesh within smoothMeshDepth
+// (shaded once, with the triangle of the supersample at the pixel's centre),
+// and 0 otherwise.
 func (sh *shader) uniformBlock(x, y int) int32 {
 	ss, buf := sh.supersample, sh.gbuf
 	first := buf.id[y*buf.width+x]
+	if first <= firstMeshID {
+		return sh.smoothMeshBlock(x, y)
+	}
 	if first != -1 && first != groundID {
 		return 0
 	}
@@ -65,4 +74,25 @@ func (sh *shader) uniformBlock(x, y int) int32 {
 		}
 	}
 	return first
+}
+
+// smoothMeshBlock returns firstMeshID when every supersample of the block at
+// (x, y) sees the mesh and their depths spread by at most smoothMeshDepth, and
+// 0 otherwise.
+func (sh *shader) smoothMeshBlock(x, y int) int32 {
+	ss, buf := sh.supersample, sh.gbuf
+	near, far := float32(math.Inf(1)), float32(0)
+	for sy := range ss {
+		row := (y+sy)*buf.width + x
+		for k := row; k < row+ss; k++ {
+			if buf.id[k] > firstMeshID {
+				return 0
+			}
+			near, far = min(near, buf.depth[k]), max(far, buf.depth[k])
+		}
+	}
+	if far-near > smoothMeshDepth*near {
+		return 0
+	}
+	return firstMeshID
 }

@@ -34,6 +34,22 @@ func TestWriteSamples(t *testing.T) {
 		writePNG(t, "/tmp/preview-"+s.name+".png", img)
 	}
 	writeSequenceSamples(t)
+	writeMeshSamples(t)
+}
+
+// writeMeshSamples renders the footprint trail of BenchmarkMesh80k with a
+// spray of particles over it, and the box pit from above.
+func writeMeshSamples(t *testing.T) {
+	mesh, err := NewMesh(footprintField())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spray := Points{Pos: randomBall(5, 3000, levelset.Vec3{0.45, 0.08, -0.12}, 0.07), Radius: 0.004}
+	lo, hi, _ := mesh.Bounds()
+	cam := Frame(lo, hi, 16.0/9, DefaultAzimuth, DefaultElevation, DefaultFov)
+	writePNG(t, "/tmp/preview-footprints.png", Render(spray, cam, Options{Mesh: mesh}))
+	writePNG(t, "/tmp/preview-pit-top.png", Render(Points{}, topView, Options{Width: 400, Height: 400,
+		LightDir: levelset.Vec3{1, 1, 0}, Mesh: pitGround(t)}))
 }
 
 // writeSequenceSamples renders a clump falling onto the ground and spreading,

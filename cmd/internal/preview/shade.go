@@ -6,7 +6,8 @@ import "snowtools/levelset"
 type shader struct {
 	view        *view
 	pts         Points
-	gbuf        *depthBuffer // particles and ground (groundID) composited
+	mesh        *Mesh        // nil: none
+	gbuf        *depthBuffer // particles, mesh (meshID) and ground (groundID) composited
 	shadow      *shadowMap
 	ground      *groundPlane // nil: no ground
 	toLight     levelset.Vec3
@@ -19,8 +20,8 @@ type shader struct {
 }
 
 // newShader prepares the shading of the depth buffer gbuf, seen through v: the
-// key light and its shadow map over the particles' bounds, the ground plane
-// (composited into gbuf) and the occlusion's radius.
+// key light and its shadow map over the bounds of the particles and the mesh,
+// the ground plane (composited into gbuf) and the occlusion's radius.
 func newShader(pts Points, v *view, gbuf *depthBuffer, opt Options) *shader {
 	sh := &shader{
 		view: v, pts: pts, gbuf: gbuf, toLight: opt.keyLight(v), supersample: opt.Supersample,
@@ -31,34 +32,49 @@ func newShader(pts Points, v *view, gbuf *depthBuffer, opt Options) *shader {
 		sh.flat = &flat
 	}
 	lo, hi, found := pts.bounds(opt.Workers)
+	groundHeight := lo[1] // GroundAuto: under the lowest particle
+	if mlo, mhi, ok := opt.Mesh.Bounds(); ok {
+		sh.mesh = opt.Mesh
+		if found {
+			lo, hi = lo.Min(mlo), hi.Max(mhi)
+		} else {
+			lo, hi, found = mlo, mhi, true
+		}
+		groundHeight, _ = opt.Mesh.RimHeight() // GroundAuto: continuing the mesh's edge
+	}
 	if !found { // nothing to draw: the ground, if any, around what the camera looks at
 		lo, hi = v.target, v.target
 	}
-	sh.shadow = buildShadowMap(pts, lo, hi, sh.toLight, opt.ShadowMapSize, opt.Workers)
+	sh.shadow = buildShadowMap(pts, sh.mesh, lo, hi, sh.toLight, opt.ShadowMapSize, opt.Workers)
 	sh.aoRadius = max(aoRadiusInRadii*float64(pts.Radius), aoRadiusOfScene*hi.Sub(lo).Norm())
 	sh.aoPatterns = aoPatterns(opt.Supersample)
 	switch {
 	case opt.Ground == GroundAuto && found:
-		sh.ground = newGroundPlane(lo[1], pts, lo, hi, v, sh.aoRadius)
+		sh.ground = newGroundPlane(groundHeight, pts, lo, hi, v, sh.aoRadius)
 	case opt.Ground == GroundAt:
 		sh.ground = newGroundPlane(opt.GroundHeight, pts, lo, hi, v, sh.aoRadius)
 	}
 	if sh.ground != nil {
+		if sh.mesh != nil {
+			sh.ground.meetMesh(sh.mesh)
+		}
 		sh.ground.composite(v, gbuf, opt.Workers)
 	}
 	return sh
 }
 
-// sample returns the display colour of supersample (x, y): the particle or the
-// ground seen there, or else the background.
+// sample returns the display colour of supersample (x, y): the particle, the
+// mesh or the ground seen there, or else the background.
 func (sh *shader) sample(x, y int) rgb {
 	k := y*sh.gbuf.width + x
-	switch id := sh.gbuf.id[k]; id {
-	case -1:
+	switch id := sh.gbuf.id[k]; {
+	case id == -1:
 		v := sh.view
 		return sh.background(v.toWorld(v.rayCamera(float64(x)+0.5, float64(y)+0.5)).Unit())
-	case groundID:
+	case id == groundID:
 		return sh.ground.shade(sh, x, y, 1)
+	case id <= firstMeshID:
+		return sh.meshSurface(triangleOf(id), x, y, 1)
 	default:
 		return sh.particle(id, sh.gbuf.depth[k], x, y)
 	}
@@ -79,7 +95,7 @@ func (sh *shader) particle(id int32, z float32, x, y int) rgb {
 	ns := n.Add(v.eye.Sub(hit).Unit().Scale(beadFlattening)).Unit()
 	light := hemisphere(ns).scale(sh.blockOcclusion(x, y, 1, hit, n))
 	if lambert := diffuse(ns, sh.toLight); lambert > 0 {
-		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, pcfRotatedGrid)))
+		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, levelset.Vec3{}, pcfRotatedGrid)))
 	}
 	return toneMap(albedo.mul(light))
 }

@@ -6,16 +6,13 @@ import (
 	"snowtools/levelset"
 )
 
-// shadowMap holds, for a grid of parallel rays from the key light, the depth
-// along the light direction of the first sphere surface each ray meets. Light
-// space has the unit axes u, v (across the rays) and w (along them, away from
-// the light); texel (i, j) covers u in u0 + [i, i+1) texel and v likewise.
+// shadowMap holds, for a grid of parallel rays from the key light (w points
+// away from the light), the depth along the light of the first surface each
+// ray meets: a particle's sphere or, when there is one, a mesh triangle.
 type shadowMap struct {
-	u, v, w levelset.Vec3
-	u0, v0  float64
-	texel   float64
-	radius  float64
-	buf     *depthBuffer
+	orthoGrid
+	radius float64
+	buf    *depthBuffer
 }
 
 const (
@@ -26,36 +23,28 @@ const (
 	minShadowMapSize = 256
 )
 
-// buildShadowMap splats the particles from direction toLight into an
-// orthographic map that covers the box [lo, hi] seen from the light, with square
-// texels, at most maxSize along the longer side.
-func buildShadowMap(pts Points, lo, hi, toLight levelset.Vec3, maxSize, workers int) *shadowMap {
+// buildShadowMap splats the particles, and rasterizes the mesh if not nil,
+// from direction toLight into an orthographic map that covers the box
+// [lo, hi] seen from the light, with square texels, at most maxSize along the
+// longer side. Without a mesh the texels need only resolve a particle
+// (texelsPerRadius per radius, but at least minShadowMapSize along that side);
+// a mesh's long straight shadow edges take the full maxSize.
+func buildShadowMap(pts Points, mesh *Mesh, lo, hi, toLight levelset.Vec3, maxSize, workers int) *shadowMap {
 	u, v, w := basis(toLight.Scale(-1), levelset.Vec3{0, 1, 0})
-	m := &shadowMap{u: u, v: v, w: w, radius: float64(pts.Radius)}
-	uLo, vLo := math.Inf(1), math.Inf(1)
-	uHi, vHi := math.Inf(-1), math.Inf(-1)
-	for k := range 8 {
-		c := boxCorner(lo, hi, k)
-		uLo, uHi = min(uLo, c.Dot(u)), max(uHi, c.Dot(u))
-		vLo, vHi = min(vLo, c.Dot(v)), max(vHi, c.Dot(v))
-	}
-	extent := max(uHi-uLo, vHi-vLo, 1e-9)
-	size := float64(maxSize)
-	if m.radius > 0 {
-		size = math.Min(size, math.Max(extent/(m.radius/texelsPerRadius), minShadowMapSize))
-	}
-	m.texel = extent / size
-	m.u0, m.v0 = uLo, vLo
-	width := int(math.Ceil((uHi-uLo)/m.texel)) + 1
-	height := int(math.Ceil((vHi-vLo)/m.texel)) + 1
-	m.buf = newDepthBuffer(width, height, false)
+	m := &shadowMap{radius: float64(pts.Radius)}
+	m.orthoGrid = newOrthoGrid(u, v, w, lo, hi, func(extent float64) float64 {
+		size := float64(maxSize)
+		if m.radius > 0 && !mesh.drawable() {
+			size = math.Min(size, math.Max(extent/(m.radius/texelsPerRadius), minShadowMapSize))
+		}
+		return extent / size
+	})
+	m.buf = newDepthBuffer(m.width, m.height, false)
 	splatSpheres(pts, &lightSplat{pts: pts, m: m}, m.buf, workers)
+	if mesh.drawable() {
+		rasterizeMesh(mesh, orthoProjection(&m.orthoGrid), m.buf, workers)
+	}
 	return m
-}
-
-// toMap returns p's texel coordinates and depth along the light.
-func (m *shadowMap) toMap(p levelset.Vec3) (tu, tv, depth float64) {
-	return (p.Dot(m.u) - m.u0) / m.texel, (p.Dot(m.v) - m.v0) / m.texel, p.Dot(m.w)
 }
 
 // lightSplat draws particles as spheres into a shadow map.
@@ -132,13 +121,28 @@ var (
 // the mean over the taps of 1 where p is in front of the first surface along the
 // light and exp(-d/(translucency r)) where it lies d behind it. Points outside
 // the map are lit.
-func (m *shadowMap) visibility(p levelset.Vec3, taps [][2]float64) float64 {
+//
+// A receiver on a surface with unit normal n (a mesh, the ground; zero for a
+// particle) is compared, at each tap, with its own plane continued to the tap's
+// texel centre rather than with its own depth: a step across the light of
+// texel (du u + dv v) stays on the plane n . x = const when the depth grows by
+//
+//	dw = texel (du n.u + dv n.v) / (n.l),   n.l = -n.w at least minReceiverCos,
+//
+// so that a sloped surface in the map does not shadow itself between the taps
+// (receiver-plane depth bias).
+func (m *shadowMap) visibility(p, n levelset.Vec3, taps [][2]float64) float64 {
 	tu, tv, depth := m.toMap(p)
 	spread := max(1, 2*pcfSpread*m.radius/m.texel)
 	if tu+spread < 0 || tv+spread < 0 || tu-spread >= float64(m.buf.width) || tv-spread >= float64(m.buf.height) {
 		return 1
 	}
 	depth -= biasTexels * m.texel
+	var slopeU, slopeV float64
+	if n != (levelset.Vec3{}) {
+		cos := max(-n.Dot(m.w), minReceiverCos)
+		slopeU, slopeV = m.texel*n.Dot(m.u)/cos, m.texel*n.Dot(m.v)/cos
+	}
 	fade := -1 / (translucency * m.radius)
 	sum := 0.0
 	for _, tap := range taps {
@@ -147,7 +151,11 @@ func (m *shadowMap) visibility(p levelset.Vec3, taps [][2]float64) float64 {
 			sum++
 			continue
 		}
-		if d := depth - float64(m.buf.depth[y*m.buf.width+x]); d <= 0 {
+		receiver := depth
+		if slopeU != 0 || slopeV != 0 {
+			receiver += (float64(x)+0.5-tu)*slopeU + (float64(y)+0.5-tv)*slopeV
+		}
+		if d := receiver - float64(m.buf.depth[y*m.buf.width+x]); d <= 0 {
 			sum++
 		} else if e := d * fade; e > opaqueExponent {
 			sum += math.Exp(e)
@@ -155,6 +163,10 @@ func (m *shadowMap) visibility(p levelset.Vec3, taps [][2]float64) float64 {
 	}
 	return sum / float64(len(taps))
 }
+
+// minReceiverCos bounds the receiver-plane slope for surfaces that the light
+// grazes (at most 1/minReceiverCos texels of depth per texel).
+const minReceiverCos = 0.1
 
 // opaqueExponent is where exp(d * fade) is taken as 0 (it is below 1e-4).
 const opaqueExponent = -9.2
