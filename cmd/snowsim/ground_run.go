@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/cli"
+	"snowtools/levelset"
 	"snowtools/simcore/heightfield"
 )
 
@@ -27,15 +28,27 @@ func simulateGround(sc *Scene, opts runOptions, log io.Writer) error {
 	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
 		return err
 	}
+	var pv *previewer
+	if opts.preview {
+		pv = newGroundPreviewer(sc)
+	}
 	write := func(frame int) error {
 		info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: g.Config.Cell}
 		path := filepath.Join(sc.OutDir, frameName(sc.Pattern, frame))
 		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writeSpray(wrapOutput(path, w), &sim.P, info) }); err != nil {
 			return err
 		}
+		var mesh *levelset.Mesh
+		if g.Mesh != "" || pv != nil {
+			mesh = groundMesh(g, sim.Field())
+		}
+		if pv != nil {
+			if err := pv.render(frame, sim.P.Pos, mesh); err != nil {
+				return err
+			}
+		}
 		if g.Mesh != "" {
 			path := filepath.Join(sc.OutDir, frameName(g.Mesh, frame))
-			mesh := groundMesh(g, sim.Field())
 			writeMesh := writeMeshPLY
 			if strings.HasSuffix(g.Mesh, ".obj") {
 				writeMesh = writeMeshOBJ

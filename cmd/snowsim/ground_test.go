@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -104,6 +106,20 @@ func TestGroundSceneRuns(t *testing.T) {
 	}
 }
 
+func readPNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return img
+}
+
 func readHeightMap(t *testing.T, path string) *heightpng.Map {
 	t.Helper()
 	f, err := os.Open(path)
@@ -127,7 +143,7 @@ func TestGroundSceneOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	if code := run([]string{"-o", dir, "-set", `ground.material="mud"`, scene}, &bytes.Buffer{}, &stderr); code != 0 {
+	if code := run([]string{"-o", dir, "-preview", "-set", `ground.material="mud"`, scene}, &bytes.Buffer{}, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "ground of mud") {
@@ -136,8 +152,13 @@ func TestGroundSceneOptions(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "g.0006.obj")); err != nil {
 		t.Error(err)
 	}
-	if matches, _ := filepath.Glob(filepath.Join(dir, "*.png")); len(matches) != 0 {
+	if matches, _ := filepath.Glob(filepath.Join(dir, "g*.png")); len(matches) != 0 {
 		t.Errorf("height maps written: %v", matches)
+	}
+	// -preview draws a picture of every frame: the ground mesh with the spray.
+	img := readPNG(t, filepath.Join(dir, "spray.0006.png"))
+	if b := img.Bounds(); b.Dx() != previewWidth || b.Dy() != previewHeight {
+		t.Fatalf("preview %v", b)
 	}
 	if matches, _ := filepath.Glob(filepath.Join(dir, "spray.*.prt")); len(matches) != 7 {
 		t.Errorf("%d spray frames, want 7", len(matches))

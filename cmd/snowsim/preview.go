@@ -10,6 +10,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/preview"
+	"snowtools/levelset"
 	"snowtools/simcore"
 )
 
@@ -57,11 +58,41 @@ func particleRadius(p *simcore.Particles, h float64) float32 {
 
 // write renders frame f.
 func (pv *previewer) write(f int, p *simcore.Particles) error {
+	return pv.render(f, p.X, nil)
+}
+
+// newGroundPreviewer frames a ground scene's whole ground, from the column bottoms
+// to as high above the terrain, with the spray drawn as grains of its volume.
+func newGroundPreviewer(sc *Scene) *previewer {
+	cfg := sc.Ground.Config
+	e := cfg.Extent
+	top := cfg.Terrain.Top()
+	lo := levelset.Vec3{cfg.X(e.I0), top - 0.1, cfg.Z(e.J0)}
+	hi := levelset.Vec3{cfg.X(e.I1 - 1), top + 0.1, cfg.Z(e.J1 - 1)}
+	return &previewer{
+		dir:     sc.OutDir,
+		pattern: strings.TrimSuffix(sc.Pattern, filepath.Ext(sc.Pattern)) + ".png",
+		camera:  preview.Frame(lo, hi, float64(previewWidth)/previewHeight, preview.DefaultAzimuth, preview.DefaultElevation, preview.DefaultFov),
+		opt:     preview.Options{Width: previewWidth, Height: previewHeight, Ground: preview.GroundAuto, Workers: cfg.Threads},
+		radius:  float32(0.5 * math.Cbrt(max(cfg.Spray.ParticleVolume, 1e-12))),
+	}
+}
+
+// render draws particles at xs and, when not nil, a mesh, as frame f's picture.
+func (pv *previewer) render(f int, xs []simcore.Vec3, mesh *levelset.Mesh) error {
 	pv.pos = pv.pos[:0]
-	for _, x := range p.X {
+	for _, x := range xs {
 		pv.pos = append(pv.pos, float32(x[0]), float32(x[1]), float32(x[2]))
 	}
-	img := preview.Render(preview.Points{Pos: pv.pos, Radius: pv.radius}, pv.camera, pv.opt)
+	opt := pv.opt
+	if mesh != nil {
+		m, err := preview.NewMesh(mesh)
+		if err != nil {
+			return err
+		}
+		opt.Mesh = m
+	}
+	img := preview.Render(preview.Points{Pos: pv.pos, Radius: pv.radius}, pv.camera, opt)
 	path := filepath.Join(pv.dir, frameName(pv.pattern, f))
 	return cli.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
 }
