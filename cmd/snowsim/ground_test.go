@@ -86,15 +86,7 @@ func TestGroundSceneRuns(t *testing.T) {
 		t.Errorf("no rim: the highest column is at %g", rim)
 	}
 	// The mesh covers the whole ground: 41 x 31 vertices, 2 triangles per cell.
-	pf, err := os.Open(filepath.Join(dir, "a", "ground.0006.ply"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pf.Close()
-	file, err := ply.ReadAll(pf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := decodeFile(t, filepath.Join(dir, "a", "ground.0006.ply"), ply.ReadAll)
 	v, _, _ := file.Element("vertex")
 	fc, _, _ := file.Element("face")
 	if v.Count != 41*31 || fc.Count != 2*40*30 {
@@ -108,28 +100,14 @@ func TestGroundSceneRuns(t *testing.T) {
 
 func readPNG(t *testing.T, path string) image.Image {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return img
+	return decodeFile(t, path, png.Decode)
 }
 
 func readHeightMap(t *testing.T, path string) *heightpng.Map {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	m, err := heightpng.Read(f)
-	if err != nil || !m.HasMapping {
-		t.Fatalf("%s: %v (mapping %v)", path, err, m != nil && m.HasMapping)
+	m := decodeFile(t, path, heightpng.Read)
+	if !m.HasMapping {
+		t.Fatalf("%s: no mapping", path)
 	}
 	return m
 }

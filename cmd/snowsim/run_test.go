@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,18 +16,24 @@ import (
 	"snowtools/simcore"
 )
 
-func readFrame(t *testing.T, path string) *prt.Frame {
+// decodeFile opens path and decodes it with decode, failing the test on an error.
+func decodeFile[T any](t *testing.T, path string, decode func(io.Reader) (T, error)) T {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	fr, err := prt.ReadAll(f)
+	v, err := decode(f)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return fr
+	return v
+}
+
+func readFrame(t *testing.T, path string) *prt.Frame {
+	t.Helper()
+	return decodeFile(t, path, prt.ReadAll)
 }
 
 // The demo at draft quality: mass is conserved, nothing is NaN, no particle is deeper

@@ -80,7 +80,8 @@ type GroundScene struct {
 	Low, High float64
 }
 
-// parseGround reads the [ground] table; h is the cell, for voxelizing mesh colliders.
+// parse reads the [ground] table and the ground's [output] keys; dir is the scene's
+// folder, where a height map's path starts.
 func (k *groundKeys) parse(dir string, out groundOutputKeys) (*GroundScene, error) {
 	cfg := heightfield.DefaultConfig()
 	g := &GroundScene{Mesh: "ground.####.ply", HeightMap: "ground.####.png"}

@@ -15,9 +15,10 @@
 //  4. Erosion (erode.go): material moves down slopes steeper than theta_out (theta_in
 //     towards the object), sigma of the mean difference (2) a pass, until no slope
 //     is steeper than theta_stop.
-//  5. Spray (particles.go, carrier.go): pieces of the object in contact pick up
-//     material; off the ground they drop it (3) as particles at random points
-//     (4)-(7) with the object's velocity (8), which fall and land back in columns.
+//  5. Spray (spray.go, carrier.go, particles.go): pieces of the object in contact
+//     pick up material; off the ground they drop it (3) as particles at random
+//     points (4)-(7) with the object's velocity (8), which fall and land back in
+//     columns.
 //
 // The work is done only in the active area: windows around each object's box
 // (window.go), copied out of a sparse Field whose columns are created on demand

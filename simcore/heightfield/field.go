@@ -118,9 +118,6 @@ func (f *Field) initial(i, j int) float64 { return f.terrain.Height(f.grid.X(i),
 // Height returns the height of column (i, j), creating it if need be.
 func (f *Field) Height(i, j int) float64 { return f.tileAt(i, j).h[slot(i, j)] }
 
-// Settled returns the settled top of column (i, j), creating it if need be.
-func (f *Field) Settled(i, j int) float64 { return f.tileAt(i, j).s[slot(i, j)] }
-
 // Add raises column (i, j) by dh of loose material (lowers it, for dh < 0, down into
 // its settled material if need be).
 func (f *Field) Add(i, j int, dh float64) {
@@ -166,12 +163,6 @@ func (f *Field) Stored() Rect {
 		r = r.Union(Rect{i0, j0, i0 + tileSide, j0 + tileSide})
 	}
 	return r.Intersect(f.grid.Extent)
-}
-
-// IsStored reports whether column (i, j) has been created.
-func (f *Field) IsStored(i, j int) bool {
-	_, ok := f.tiles[keyOf(i, j)]
-	return ok && f.inExtent(i, j)
 }
 
 func (f *Field) inExtent(i, j int) bool {

@@ -41,7 +41,6 @@ func DefaultConfig() Config {
 
 // Validate reports a configuration that cannot run.
 func (c *Config) Validate() error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !(c.Cell > 0) || !finite(c.Cell):
 		return fmt.Errorf("ground cell %g: must be > 0 (m)", c.Cell)
@@ -67,6 +66,9 @@ func (c *Config) Validate() error {
 	}
 	return c.Spray.Validate()
 }
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // Stats are running totals of a simulation. Volumes are in m^3.
 type Stats struct {

@@ -45,9 +45,9 @@ type Noise struct {
 // Validate reports a scale that is not positive or an amplitude that is not finite.
 func (n Noise) Validate() error {
 	switch {
-	case !(n.Scale > 0) || math.IsInf(n.Scale, 0):
+	case !(n.Scale > 0) || !finite(n.Scale):
 		return fmt.Errorf("noise scale %g: must be > 0 (m)", n.Scale)
-	case math.IsNaN(n.Amplitude) || math.IsInf(n.Amplitude, 0) || math.IsNaN(n.Base) || math.IsInf(n.Base, 0):
+	case !finite(n.Amplitude) || !finite(n.Base):
 		return fmt.Errorf("noise base %g and amplitude %g: must be finite", n.Base, n.Amplitude)
 	case n.Octaves < 1 || n.Octaves > 16:
 		return fmt.Errorf("noise octaves %d: must be in [1, 16]", n.Octaves)
@@ -118,11 +118,11 @@ func (m *HeightMap) Validate() error {
 	if m.Width < 1 || m.Depth < 1 || len(m.Heights) != m.Width*m.Depth {
 		return fmt.Errorf("height map: %d heights for %d x %d samples", len(m.Heights), m.Width, m.Depth)
 	}
-	if !(m.Cell > 0) || math.IsInf(m.Cell, 0) || math.IsNaN(m.OriginX+m.OriginZ) || math.IsInf(m.OriginX+m.OriginZ, 0) {
+	if !(m.Cell > 0) || !finite(m.Cell) || !finite(m.OriginX) || !finite(m.OriginZ) {
 		return fmt.Errorf("height map: cell %g and origin (%g, %g): need a finite cell > 0 and a finite origin", m.Cell, m.OriginX, m.OriginZ)
 	}
 	for k, h := range m.Heights {
-		if math.IsNaN(h) || math.IsInf(h, 0) {
+		if !finite(h) {
 			return fmt.Errorf("height map: sample (%d, %d) is %g", k%m.Width, k/m.Width, h)
 		}
 	}
