@@ -35,32 +35,3 @@ func (c Cylinder) Bounds() Bounds {
 	}
 	return Bounds{Min: c.A.Min(c.B).Sub(reach), Max: c.A.Max(c.B).Add(reach)}
 }
-
-// Bounds implements Bounded: the box of the level set's leaves and tiles, one voxel
-// wider. Beyond them every voxel is the positive background, and the trilinear
-// interpolant can only be negative within a voxel of a negative sample.
-func (s *GridShape) Bounds() Bounds { return s.bounds }
-
-// WorldBounds returns the world box of every leaf and tile of g, one voxel wider on
-// each side; ok is false for an empty grid.
-func (g *Grid[T]) WorldBounds() (b Bounds, ok bool) {
-	grow := func(lo Coord, side int32) {
-		lw := g.IndexToWorld(lo)
-		hw := g.IndexToWorld(lo.Add(Coord{side - 1, side - 1, side - 1}))
-		if !ok {
-			b, ok = Bounds{Min: lw, Max: hw}, true
-			return
-		}
-		b = b.Union(Bounds{Min: lw, Max: hw})
-	}
-	for _, l := range g.leaves {
-		grow(l.Origin, 1<<LeafLog2)
-	}
-	for _, t := range g.tiles {
-		grow(t.Origin, 1<<t.Log2)
-	}
-	if !ok {
-		return Bounds{}, false
-	}
-	return b.Expand(g.VoxelSize), true
-}

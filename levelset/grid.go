@@ -401,3 +401,27 @@ func (g *Grid[T]) MemoryBytes() int64 {
 	tileBytes := int64(unsafe.Sizeof(Tile[T]{})) + mapEntry
 	return int64(len(g.leaves))*leafBytes + int64(len(g.tiles))*tileBytes
 }
+
+// WorldBounds returns the world box of every leaf and tile of g, one voxel wider on
+// each side; ok is false for an empty grid.
+func (g *Grid[T]) WorldBounds() (b Bounds, ok bool) {
+	grow := func(lo Coord, side int32) {
+		lw := g.IndexToWorld(lo)
+		hw := g.IndexToWorld(lo.Add(Coord{side - 1, side - 1, side - 1}))
+		if !ok {
+			b, ok = Bounds{Min: lw, Max: hw}, true
+			return
+		}
+		b = b.Union(Bounds{Min: lw, Max: hw})
+	}
+	for _, l := range g.leaves {
+		grow(l.Origin, 1<<LeafLog2)
+	}
+	for _, t := range g.tiles {
+		grow(t.Origin, 1<<t.Log2)
+	}
+	if !ok {
+		return Bounds{}, false
+	}
+	return b.Expand(g.VoxelSize), true
+}
