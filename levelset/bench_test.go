@@ -5,13 +5,15 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 // The benchmarks run on the narrow band (|phi| < 3h) of a sphere of radius 115
 // voxels: about 1e6 active voxels, the size of a collider in a production shot.
 var benchBand = sync.OnceValue(func() *FloatGrid {
-	tr := Transform{VoxelSize: 0.01, Origin: Vec3{-0.013, 0.021, 0.004}}
-	return narrowBandSphere(tr, Sphere{Center: Vec3{0.2, 1, -0.3}, Radius: 1.15}, 3)
+	tr := Transform{VoxelSize: 0.01, Origin: geom.Vec3{-0.013, 0.021, 0.004}}
+	return narrowBandSphere(tr, geom.Sphere{Center: geom.Vec3{0.2, 1, -0.3}, Radius: 1.15}, 3)
 })
 
 // benchCoords returns the band's active voxels in the order ForEachActive visits
@@ -26,12 +28,12 @@ var benchCoords = sync.OnceValues(func() (walk, random []Coord) {
 
 // benchPoints returns world points near the band's voxels, jittered by up to a
 // voxel, in walk and in random order.
-var benchPoints = sync.OnceValues(func() (walk, random []Vec3) {
+var benchPoints = sync.OnceValues(func() (walk, random []geom.Vec3) {
 	g := benchBand()
 	w, r := benchCoords()
 	rng := rand.New(rand.NewPCG(3, 4))
-	jitter := func(c Coord) Vec3 {
-		d := Vec3{rng.Float64(), rng.Float64(), rng.Float64()}.Sub(Vec3{0.5, 0.5, 0.5})
+	jitter := func(c Coord) geom.Vec3 {
+		d := geom.Vec3{rng.Float64(), rng.Float64(), rng.Float64()}.Sub(geom.Vec3{0.5, 0.5, 0.5})
 		return g.IndexToWorld(c).Add(d.Scale(g.VoxelSize))
 	}
 	for i := range w {
@@ -74,7 +76,7 @@ func BenchmarkFloatSampler(b *testing.B) {
 	walk, random := benchPoints()
 	for _, order := range []struct {
 		name string
-		ps   []Vec3
+		ps   []geom.Vec3
 	}{{"walk", walk}, {"random", random}} {
 		b.Run("Sample/"+order.name, func(b *testing.B) {
 			f := 0.0

@@ -24,9 +24,9 @@ const (
 // The six face directions, in the order spill takes them.
 var faceSteps = [6]Coord{{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}}
 
-// dilateWithin returns m with the face neighbours of its voxels that lie in the same
+// DilateMask returns m with the face neighbours of its voxels that lie in the same
 // leaf.
-func dilateWithin(m *Mask512) Mask512 {
+func DilateMask(m *Mask512) Mask512 {
 	var d Mask512
 	for x, w := range m {
 		v := w | w<<8 | w>>8 | (w<<1)&^zLow | (w>>1)&^zHigh
@@ -122,7 +122,7 @@ func (g *Grid[T]) Dilate(iterations int) {
 		}
 		for i, l := range front {
 			m := &old[i]
-			d := dilateWithin(m)
+			d := DilateMask(m)
 			grow(l, &d)
 			for dir, step := range faceSteps {
 				if s := spill(m, dir); !s.IsEmpty() {

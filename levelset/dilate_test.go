@@ -154,7 +154,7 @@ func TestDilateWithinAndSpillOfOneBit(t *testing.T) {
 	for n := range LeafVoxels {
 		var m Mask512
 		m.Set(n, true)
-		d := dilateWithin(&m)
+		d := DilateMask(&m)
 		c := LeafCoord(Coord{}, n)
 		want := 1
 		for dir, e := range faceSteps {

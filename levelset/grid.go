@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"snowtools/levelset/geom"
 )
 
 // Value is what a sparse grid stores: a scalar (a signed distance, a density) or a
@@ -16,10 +18,10 @@ type Value interface{ float32 | Vec3f }
 type Vec3f [3]float32
 
 // Vec3fOf rounds a to single precision.
-func Vec3fOf(a Vec3) Vec3f { return Vec3f{float32(a[0]), float32(a[1]), float32(a[2])} }
+func Vec3fOf(a geom.Vec3) Vec3f { return Vec3f{float32(a[0]), float32(a[1]), float32(a[2])} }
 
 // Vec3 widens v to double precision.
-func (v Vec3f) Vec3() Vec3 { return Vec3{float64(v[0]), float64(v[1]), float64(v[2])} }
+func (v Vec3f) Vec3() geom.Vec3 { return geom.Vec3{float64(v[0]), float64(v[1]), float64(v[2])} }
 
 // Leaf is an 8x8x8 block of voxels, the only place where voxels differ one by one.
 // Values[LeafOffset(c)] is voxel c's value and Active its active state.
@@ -47,8 +49,8 @@ func (t Tile[T]) Contains(c Coord) bool { return c.AlignDown(uint(t.Log2)) == t.
 // Transform maps voxel indices to world space: voxel (i, j, k) is centred at
 // Origin + VoxelSize (i, j, k). These are the uniform scale(-translate) maps of OpenVDB.
 type Transform struct {
-	VoxelSize float64 // h, in metres
-	Origin    Vec3    // the centre of voxel (0, 0, 0)
+	VoxelSize float64   // h, in metres
+	Origin    geom.Vec3 // the centre of voxel (0, 0, 0)
 }
 
 // Validate reports a transform that cannot map voxels: h not finite and positive,
@@ -64,12 +66,12 @@ func (t Transform) Validate() error {
 }
 
 // IndexToWorld returns the centre of voxel c.
-func (t Transform) IndexToWorld(c Coord) Vec3 {
-	return Vec3{float64(c[0]), float64(c[1]), float64(c[2])}.Scale(t.VoxelSize).Add(t.Origin)
+func (t Transform) IndexToWorld(c Coord) geom.Vec3 {
+	return geom.Vec3{float64(c[0]), float64(c[1]), float64(c[2])}.Scale(t.VoxelSize).Add(t.Origin)
 }
 
 // WorldToIndex returns p in continuous index space, where voxel centres are integers.
-func (t Transform) WorldToIndex(p Vec3) Vec3 { return p.Sub(t.Origin).Scale(1 / t.VoxelSize) }
+func (t Transform) WorldToIndex(p geom.Vec3) geom.Vec3 { return p.Sub(t.Origin).Scale(1 / t.VoxelSize) }
 
 // Grid is a sparse grid: the leaf and tile layers of an OpenVDB tree, without the
 // internal nodes, which only the file format needs (formats/vdb builds them).
@@ -305,7 +307,7 @@ func (g *Grid[T]) Leaves() []*Leaf[T] {
 		for _, l := range g.leaves {
 			g.sorted = append(g.sorted, l)
 		}
-		slices.SortFunc(g.sorted, func(a, b *Leaf[T]) int { return compareCoords(a.Origin, b.Origin) })
+		slices.SortFunc(g.sorted, func(a, b *Leaf[T]) int { return CompareCoords(a.Origin, b.Origin) })
 	}
 	return g.sorted
 }
@@ -316,11 +318,11 @@ func (g *Grid[T]) Tiles() []Tile[T] {
 	for _, t := range g.tiles {
 		ts = append(ts, t)
 	}
-	slices.SortFunc(ts, func(a, b Tile[T]) int { return compareCoords(a.Origin, b.Origin) })
+	slices.SortFunc(ts, func(a, b Tile[T]) int { return CompareCoords(a.Origin, b.Origin) })
 	return ts
 }
 
-func compareCoords(a, b Coord) int {
+func CompareCoords(a, b Coord) int {
 	switch {
 	case a.Less(b):
 		return -1
@@ -404,15 +406,15 @@ func (g *Grid[T]) MemoryBytes() int64 {
 
 // WorldBounds returns the world box of every leaf and tile of g, one voxel wider on
 // each side; ok is false for an empty grid.
-func (g *Grid[T]) WorldBounds() (b Bounds, ok bool) {
+func (g *Grid[T]) WorldBounds() (b geom.Box, ok bool) {
 	grow := func(lo Coord, side int32) {
 		lw := g.IndexToWorld(lo)
 		hw := g.IndexToWorld(lo.Add(Coord{side - 1, side - 1, side - 1}))
 		if !ok {
-			b, ok = Bounds{Min: lw, Max: hw}, true
+			b, ok = geom.Box{Min: lw, Max: hw}, true
 			return
 		}
-		b = b.Union(Bounds{Min: lw, Max: hw})
+		b = b.Union(geom.Box{Min: lw, Max: hw})
 	}
 	for _, l := range g.leaves {
 		grow(l.Origin, 1<<LeafLog2)
@@ -421,7 +423,7 @@ func (g *Grid[T]) WorldBounds() (b Bounds, ok bool) {
 		grow(t.Origin, 1<<t.Log2)
 	}
 	if !ok {
-		return Bounds{}, false
+		return geom.Box{}, false
 	}
 	return b.Expand(g.VoxelSize), true
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sync"
+
+	"snowtools/levelset/geom"
 )
 
 // GridShape is the solid of a level-set FloatGrid (negative inside, as a VDB level
@@ -19,7 +21,7 @@ import (
 // shape is in use.
 type GridShape struct {
 	grid     *FloatGrid
-	bounds   Bounds // see Bounds
+	bounds   geom.Box // see Bounds
 	samplers sync.Pool
 }
 
@@ -58,17 +60,17 @@ func (s *GridShape) Lipschitz() float64 { return math.Sqrt(3) * (1 + 1e-6) }
 func (s *GridShape) Slack() float64 { return math.Sqrt(3) * s.grid.Transform.VoxelSize }
 
 // Distance implements Shape: phi = f(p), normal = grad f / |grad f|.
-func (s *GridShape) Distance(p Vec3) (float64, Vec3) {
+func (s *GridShape) Distance(p geom.Vec3) (float64, geom.Vec3) {
 	smp := s.samplers.Get().(*FloatSampler)
 	f, g := smp.SampleAndGradient(p)
 	s.samplers.Put(smp)
-	if n := g.Unit(); n != (Vec3{}) {
+	if n := g.Unit(); n != (geom.Vec3{}) {
 		return f, n
 	}
-	return f, Vec3{0, 1, 0}
+	return f, geom.Vec3{0, 1, 0}
 }
 
 // Bounds implements Bounded: the box of the level set's leaves and tiles, one voxel
 // wider. Beyond them every voxel is the positive background, and the trilinear
 // interpolant can only be negative within a voxel of a negative sample.
-func (s *GridShape) Bounds() Bounds { return s.bounds }
+func (s *GridShape) Bounds() geom.Box { return s.bounds }

@@ -1,6 +1,10 @@
 package levelset
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset/geom"
+)
 
 // Trilinear sampling of grids at world points, as OpenVDB's BoxSampler does it.
 //
@@ -25,14 +29,14 @@ import "math"
 // small arrays in memory, and copying them whole costs more than the arithmetic.)
 type cell struct {
 	base Coord
-	t    Vec3
+	t    geom.Vec3
 }
 
 // locate sets c to the cell of world point p in the index space of t, where
 // x = (p - Origin) / h as in Transform.WorldToIndex (written out here, to keep
 // the arithmetic in registers). It reports false when base or base+1 would not
 // fit a Coord: a point that far out (or NaN) lies outside every grid.
-func (c *cell) locate(t *Transform, p *Vec3) bool {
+func (c *cell) locate(t *Transform, p *geom.Vec3) bool {
 	invH := 1 / t.VoxelSize
 	for a := range 3 {
 		x := (p[a] - t.Origin[a]) * invH
@@ -120,7 +124,7 @@ func cornerStep(n int) Coord { return Coord{int32(n >> 2), int32(n >> 1 & 1), in
 // stencil sets c to the cell of world point p and v to its corner values. A point
 // outside every grid gets a cell whose corners all hold the background, so that it
 // samples as the background with a zero gradient.
-func (a *Accessor[T]) stencil(p Vec3, c *cell, v *[8]T) {
+func (a *Accessor[T]) stencil(p geom.Vec3, c *cell, v *[8]T) {
 	if !c.locate(&a.grid.Transform, &p) {
 		*c = cell{}
 		for n := range v {
@@ -140,7 +144,7 @@ type FloatSampler struct{ acc *Accessor[float32] }
 func NewFloatSampler(g *FloatGrid) *FloatSampler { return &FloatSampler{g.Accessor()} }
 
 // Sample returns the trilinear interpolant f at world point p.
-func (s *FloatSampler) Sample(p Vec3) float64 {
+func (s *FloatSampler) Sample(p geom.Vec3) float64 {
 	var c cell
 	var v [8]float32
 	var w [8]float64
@@ -155,14 +159,14 @@ func (s *FloatSampler) Sample(p Vec3) float64 {
 
 // Gradient returns grad f at world point p: the exact gradient of the interpolant,
 // in world units (the index-space gradient divided by the voxel size h).
-func (s *FloatSampler) Gradient(p Vec3) Vec3 {
+func (s *FloatSampler) Gradient(p geom.Vec3) geom.Vec3 {
 	_, g := s.SampleAndGradient(p)
 	return g
 }
 
 // SampleAndGradient returns f and grad f at world point p, for the price of one
 // lookup.
-func (s *FloatSampler) SampleAndGradient(p Vec3) (float64, Vec3) {
+func (s *FloatSampler) SampleAndGradient(p geom.Vec3) (float64, geom.Vec3) {
 	var c cell
 	var v [8]float32
 	var w [8]float64
@@ -179,7 +183,7 @@ func (s *FloatSampler) SampleAndGradient(p Vec3) (float64, Vec3) {
 		gz += dw[2][n] * vn
 	}
 	invH := 1 / s.acc.grid.VoxelSize
-	return f, Vec3{gx * invH, gy * invH, gz * invH}
+	return f, geom.Vec3{gx * invH, gy * invH, gz * invH}
 }
 
 // Vec3Sampler interpolates a vector grid trilinearly at world points, each
@@ -191,7 +195,7 @@ type Vec3Sampler struct{ acc *Accessor[Vec3f] }
 func NewVec3Sampler(g *Vec3Grid) *Vec3Sampler { return &Vec3Sampler{g.Accessor()} }
 
 // Sample returns the trilinear interpolant at world point p.
-func (s *Vec3Sampler) Sample(p Vec3) Vec3 {
+func (s *Vec3Sampler) Sample(p geom.Vec3) geom.Vec3 {
 	var c cell
 	var v [8]Vec3f
 	var w [8]float64
@@ -203,5 +207,5 @@ func (s *Vec3Sampler) Sample(p Vec3) Vec3 {
 		fy += w[n] * float64(v[n][1])
 		fz += w[n] * float64(v[n][2])
 	}
-	return Vec3{fx, fy, fz}
+	return geom.Vec3{fx, fy, fz}
 }

@@ -3,21 +3,23 @@ package levelset
 import (
 	"math"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 // Dyadic voxel size and origin, and small integer coefficients: the linear
 // functions below are stored exactly in float32, so that the only error left is
 // that of the double-precision arithmetic of the sampler.
-var testTransform = Transform{VoxelSize: 0.25, Origin: Vec3{-1.5, 0.75, 2}}
+var testTransform = Transform{VoxelSize: 0.25, Origin: geom.Vec3{-1.5, 0.75, 2}}
 
 // randPoint returns a world point in the index box [-r, r)^3 of tr.
-func randPoint(rng interface{ Float64() float64 }, tr Transform, r float64) Vec3 {
-	x := Vec3{rng.Float64(), rng.Float64(), rng.Float64()}.Scale(2 * r).Sub(Vec3{r, r, r})
+func randPoint(rng interface{ Float64() float64 }, tr Transform, r float64) geom.Vec3 {
+	x := geom.Vec3{rng.Float64(), rng.Float64(), rng.Float64()}.Scale(2 * r).Sub(geom.Vec3{r, r, r})
 	return x.Scale(tr.VoxelSize).Add(tr.Origin)
 }
 
 // fillBox sets every voxel of the index box [-r, r]^3 to f at its centre.
-func fillBox[T Value](g *Grid[T], r int32, f func(Vec3) T) {
+func fillBox[T Value](g *Grid[T], r int32, f func(geom.Vec3) T) {
 	for i := -r; i <= r; i++ {
 		for j := -r; j <= r; j++ {
 			for k := -r; k <= r; k++ {
@@ -32,16 +34,16 @@ func fillBox[T Value](g *Grid[T], r int32, f func(Vec3) T) {
 // f(p) = a . p + b is reproduced, with grad f = a, anywhere (negative indices, cell
 // faces, leaf boundaries).
 func TestFloatSamplerIsExactForLinearFunctions(t *testing.T) {
-	a, b := Vec3{3, -2, 0.5}, 1.25
-	lin := func(p Vec3) float64 { return a.Dot(p) + b }
+	a, b := geom.Vec3{3, -2, 0.5}, 1.25
+	lin := func(p geom.Vec3) float64 { return a.Dot(p) + b }
 	g := NewGrid[float32](testTransform, 0)
-	fillBox(g, 20, func(p Vec3) float32 { return float32(lin(p)) })
+	fillBox(g, 20, func(p geom.Vec3) float32 { return float32(lin(p)) })
 	s := NewFloatSampler(g)
 	rng := testRand()
-	points := []Vec3{
+	points := []geom.Vec3{
 		g.IndexToWorld(Coord{-1, -8, 7}), // a voxel centre
 		g.IndexToWorld(Coord{-9, 0, 8}),  // on a leaf corner
-		testTransform.Origin.Add(Vec3{-0.125, 0.0625, 0.999}),
+		testTransform.Origin.Add(geom.Vec3{-0.125, 0.0625, 0.999}),
 	}
 	for range 5000 {
 		points = append(points, randPoint(rng, testTransform, 19))
@@ -58,9 +60,9 @@ func TestFloatSamplerIsExactForLinearFunctions(t *testing.T) {
 }
 
 func TestVec3SamplerIsExactForLinearFields(t *testing.T) {
-	field := func(p Vec3) Vec3 { return Vec3{2*p[0] - p[1] + 1, p[2] + 0.5, -p[0] + 4*p[1] - 3*p[2]} }
+	field := func(p geom.Vec3) geom.Vec3 { return geom.Vec3{2*p[0] - p[1] + 1, p[2] + 0.5, -p[0] + 4*p[1] - 3*p[2]} }
 	g := NewGrid[Vec3f](testTransform, Vec3f{})
-	fillBox(g, 20, func(p Vec3) Vec3f { return Vec3fOf(field(p)) })
+	fillBox(g, 20, func(p geom.Vec3) Vec3f { return Vec3fOf(field(p)) })
 	s := NewVec3Sampler(g)
 	rng := testRand()
 	for range 5000 {
@@ -75,8 +77,8 @@ func TestVec3SamplerIsExactForLinearFields(t *testing.T) {
 // trilinear error, sum_a h^2/8 |d2 phi/dx_a^2| <= 3h^2/(8(r-h)) at distance r from
 // the centre (the cell reaches r - h), plus float32 rounding; the gradient approximates the normal to O(h).
 func TestFloatSamplerInterpolatesASphere(t *testing.T) {
-	tr := Transform{VoxelSize: 0.02, Origin: Vec3{-0.3, 0.1, 0.05}}
-	sphere := Sphere{Center: Vec3{0.01, 0.2, -0.03}, Radius: 0.5}
+	tr := Transform{VoxelSize: 0.02, Origin: geom.Vec3{-0.3, 0.1, 0.05}}
+	sphere := geom.Sphere{Center: geom.Vec3{0.01, 0.2, -0.03}, Radius: 0.5}
 	g := narrowBandSphere(tr, sphere, 3)
 	h := tr.VoxelSize
 	s := NewFloatSampler(g)
@@ -107,9 +109,9 @@ func TestFloatSamplerInterpolatesASphere(t *testing.T) {
 // the bit, and split it into floor and fraction.
 func TestLocateAgreesWithWorldToIndex(t *testing.T) {
 	rng := testRand()
-	for _, tr := range []Transform{testTransform, {VoxelSize: 0.013, Origin: Vec3{-7.1, 3.3, 0.01}}} {
+	for _, tr := range []Transform{testTransform, {VoxelSize: 0.013, Origin: geom.Vec3{-7.1, 3.3, 0.01}}} {
 		for range 10000 {
-			p := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(50 * tr.VoxelSize)
+			p := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(50 * tr.VoxelSize)
 			x := tr.WorldToIndex(p)
 			var c cell
 			if !c.locate(&tr, &p) {
@@ -132,25 +134,25 @@ func TestSamplerBlendsInactiveValues(t *testing.T) {
 	g.SetTile(Tile[float32]{Origin: Coord{0, -8, -8}, Log2: LeafLog2, Value: 6}) // inactive
 	s := NewFloatSampler(g)
 	cases := []struct {
-		p    Vec3
+		p    geom.Vec3
 		want float64
 	}{
-		{Vec3{-1, 0, 0}, 2},
-		{Vec3{-1, 0.5, 0}, 6},        // halfway to a background voxel
-		{Vec3{-0.75, 0, 0}, 4},       // a quarter of the way to one
-		{Vec3{0.5, -0.5, -0.5}, 9},   // a quarter in the inactive tile, the rest background
-		{Vec3{0.25, -3, -3}, 6},      // inside the tile
-		{Vec3{-1.5, 0.5, 0.5}, 9},    // one corner of eight is the active voxel
-		{Vec3{100, 100, 100}, 10},    // far away
-		{Vec3{3e10, 0, 0}, 10},       // outside the index range
-		{Vec3{math.NaN(), 0, 0}, 10}, // nowhere
+		{geom.Vec3{-1, 0, 0}, 2},
+		{geom.Vec3{-1, 0.5, 0}, 6},        // halfway to a background voxel
+		{geom.Vec3{-0.75, 0, 0}, 4},       // a quarter of the way to one
+		{geom.Vec3{0.5, -0.5, -0.5}, 9},   // a quarter in the inactive tile, the rest background
+		{geom.Vec3{0.25, -3, -3}, 6},      // inside the tile
+		{geom.Vec3{-1.5, 0.5, 0.5}, 9},    // one corner of eight is the active voxel
+		{geom.Vec3{100, 100, 100}, 10},    // far away
+		{geom.Vec3{3e10, 0, 0}, 10},       // outside the index range
+		{geom.Vec3{math.NaN(), 0, 0}, 10}, // nowhere
 	}
 	for _, c := range cases {
 		if f := s.Sample(c.p); math.Abs(f-c.want) > 1e-12 {
 			t.Errorf("f(%v) = %g, want %g", c.p, f, c.want)
 		}
 	}
-	if gr := s.Gradient(Vec3{1e12, 5, 5}); gr != (Vec3{}) {
+	if gr := s.Gradient(geom.Vec3{1e12, 5, 5}); gr != (geom.Vec3{}) {
 		t.Errorf("gradient outside the index range: %v", gr)
 	}
 }
@@ -159,7 +161,7 @@ func TestSamplerBlendsInactiveValues(t *testing.T) {
 // within halfWidth voxels of the surface, active, and halfWidth h as the
 // background. (Unlike a full level set it leaves the inside as background too: the
 // tests and benchmarks only read the band.)
-func narrowBandSphere(tr Transform, s Sphere, halfWidth float64) *FloatGrid {
+func narrowBandSphere(tr Transform, s geom.Sphere, halfWidth float64) *FloatGrid {
 	w := halfWidth * tr.VoxelSize
 	g := NewGrid(tr, float32(w))
 	centre := tr.WorldToIndex(s.Center)
@@ -177,3 +179,6 @@ func narrowBandSphere(tr Transform, s Sphere, halfWidth float64) *FloatGrid {
 	}
 	return g
 }
+
+// near reports whether a and b lie within tol of each other.
+func near(a, b geom.Vec3, tol float64) bool { return a.Sub(b).Norm() <= tol }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // snowballScene is the benchmark scene: a snowball of about 1e5 particles (radius 14.4
@@ -14,13 +14,13 @@ import (
 func snowballScene(b *testing.B, threads int) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.01
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.5, 0.8}}
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.5, 0.8}}
 	cfg.Threads = threads
 	p := &Particles{}
 	c := Vec3{0.4, 0.16, 0.4}
 	r := 0.144
 	rr := Vec3{r, r, r}
-	if _, err := Fill(p, Source{Shape: levelset.Sphere{Center: c, Radius: r}, Bounds: levelset.Bounds{Min: c.Sub(rr), Max: c.Add(rr)},
+	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: r}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
 		Material: DefaultMaterial, PerCell: 8, Seed: 1, Velocity: Vec3{0.5, -3, 0}}, cfg.H); err != nil {
 		b.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // A Collider is a collision body of section 8: anything that gives, at a point and a
@@ -23,11 +23,11 @@ type Collider interface {
 // shape is not levelset.Bounded): the solid may then be anywhere.
 type BoundedCollider interface {
 	Collider
-	Bounds(t float64) (b levelset.Bounds, ok bool)
+	Bounds(t float64) (b geom.Box, ok bool)
 }
 
 // emptyBounds holds no point: Min > Max, and a Union with it gives the other box.
-var emptyBounds = levelset.Bounds{
+var emptyBounds = geom.Box{
 	Min: Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
 	Max: Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
 }
@@ -136,7 +136,7 @@ func contact(v, n, vco Vec3, s Surface) Vec3 {
 // MovingShape is an analytic collider: a shape at its t = 0 position moving at a constant
 // velocity (zero for a static one). At time t, phi(x) = shape.phi(x - Velocity t).
 type MovingShape struct {
-	Shape    levelset.Shape
+	Shape    geom.Shape
 	Velocity Vec3
 	Contact  Surface
 }
@@ -151,27 +151,27 @@ func (m *MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 func (m *MovingShape) Surface() Surface { return m.Contact }
 
 // Bounds implements BoundedCollider: the shape's box, moved.
-func (m *MovingShape) Bounds(t float64) (levelset.Bounds, bool) {
-	b, ok := m.Shape.(levelset.Bounded)
+func (m *MovingShape) Bounds(t float64) (geom.Box, bool) {
+	b, ok := m.Shape.(geom.Bounded)
 	if !ok {
-		return levelset.Bounds{}, false
+		return geom.Box{}, false
 	}
 	box := b.Bounds()
 	d := m.Velocity.Scale(t)
-	return levelset.Bounds{Min: box.Min.Add(d), Max: box.Max.Add(d)}, true
+	return geom.Box{Min: box.Min.Add(d), Max: box.Max.Add(d)}, true
 }
 
 // domainWalls returns the six walls of the box b as half-space colliders whose solid
 // side is outside the box: the wall at Min on axis a is {x_a <= Min_a} with normal +e_a,
 // the wall at Max is {x_a >= Max_a} with normal -e_a.
-func domainWalls(b levelset.Bounds, s Surface) []Collider {
+func domainWalls(b geom.Box, s Surface) []Collider {
 	var walls []Collider
 	for a := 0; a < 3; a++ {
 		var e Vec3
 		e[a] = 1
 		walls = append(walls,
-			&MovingShape{Shape: levelset.HalfSpace{Point: b.Min, Normal: e}, Contact: s},
-			&MovingShape{Shape: levelset.HalfSpace{Point: b.Max, Normal: e.Scale(-1)}, Contact: s},
+			&MovingShape{Shape: geom.HalfSpace{Point: b.Min, Normal: e}, Contact: s},
+			&MovingShape{Shape: geom.HalfSpace{Point: b.Max, Normal: e.Scale(-1)}, Contact: s},
 		)
 	}
 	return walls

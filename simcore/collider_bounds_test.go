@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // TestColliderBounds samples points around each collider and checks that every
 // point inside it (phi <= 0) lies in its box.
 func TestColliderBounds(t *testing.T) {
-	ball := levelset.Sphere{Center: Vec3{0.1, 0.2, -0.1}, Radius: 0.15}
-	slab := levelset.Box{Min: Vec3{-0.2, 0, -0.05}, Max: Vec3{0.2, 0.05, 0.05}}
-	pipe := levelset.Cylinder{A: Vec3{-0.1, 0, 0}, B: Vec3{0.1, 0.2, 0.1}, Radius: 0.05}
+	ball := geom.Sphere{Center: Vec3{0.1, 0.2, -0.1}, Radius: 0.15}
+	slab := geom.Box{Min: Vec3{-0.2, 0, -0.05}, Max: Vec3{0.2, 0.05, 0.05}}
+	pipe := geom.Cylinder{A: Vec3{-0.1, 0, 0}, B: Vec3{0.1, 0.2, 0.1}, Radius: 0.05}
 	grid, err := levelset.NewGridShape(keyframeFromShape(ball, nil, 0.02, 3, Vec3{-0.2, -0.1, -0.4}, Vec3{0.4, 0.5, 0.2}).Surface)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ func TestColliderBounds(t *testing.T) {
 	}
 	moving := &DeformingLevelSet{}
 	a := keyframeFromShape(ball, uniformVelocity(Vec3{0.5, 0, 0}), 0.02, 3, Vec3{-0.2, -0.1, -0.4}, Vec3{0.4, 0.5, 0.2})
-	b := keyframeFromShape(levelset.Sphere{Center: ball.Center.Add(Vec3{0.1, 0, 0}), Radius: ball.Radius}, uniformVelocity(Vec3{0.5, 0, 0}),
+	b := keyframeFromShape(geom.Sphere{Center: ball.Center.Add(Vec3{0.1, 0, 0}), Radius: ball.Radius}, uniformVelocity(Vec3{0.5, 0, 0}),
 		0.02, 3, Vec3{-0.1, -0.1, -0.4}, Vec3{0.5, 0.5, 0.2})
 	if _, ok := moving.Bounds(0); !ok {
 		t.Error("a deforming collider without keyframes has no box")
@@ -68,7 +69,7 @@ func TestColliderBounds(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := (&MovingShape{Shape: levelset.HalfSpace{Normal: Vec3{0, 1, 0}}}).Bounds(0); ok {
+	if _, ok := (&MovingShape{Shape: geom.HalfSpace{Normal: Vec3{0, 1, 0}}}).Bounds(0); ok {
 		t.Error("a half-space has a box")
 	}
 }

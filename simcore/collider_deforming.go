@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Keyframe is one frame of a deforming collider, as levelset.Voxelize makes it and
@@ -56,9 +57,9 @@ type segment struct {
 	t0, dt float64
 	// vmax and interp bound how far phi may drop between two points beyond their
 	// distance: see Sample.
-	vmax   float64         // the largest speed either velocity grid can interpolate to
-	interp float64         // sqrt(3) h, the trilinear term, for the coarser of the two grids
-	bounds levelset.Bounds // see Bounds
+	vmax   float64  // the largest speed either velocity grid can interpolate to
+	interp float64  // sqrt(3) h, the trilinear term, for the coarser of the two grids
+	bounds geom.Box // see Bounds
 }
 
 // keyframeSamplers are one goroutine's samplers of a segment's grids (index 0 for a,
@@ -221,7 +222,7 @@ func (c *DeformingLevelSet) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 
 // Bounds implements BoundedCollider: the keyframes' grid boxes, grown by the farthest
 // any lookup between them reaches (dt v_max). Before SetKeyframes it is empty.
-func (c *DeformingLevelSet) Bounds(t float64) (levelset.Bounds, bool) {
+func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 	if seg := c.seg.Load(); seg != nil {
 		return seg.bounds, true
 	}

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // keyframeFromShape builds the grids cmd/voxelize would write for shape, densely over
 // the voxels in [lo, hi]: phi within the band of half-width w voxels (active), ±w h
 // beyond it (inactive), and on the band vel at the closest surface point x - phi n
 // (nil vel: no velocity grid).
-func keyframeFromShape(shape levelset.Shape, vel func(Vec3) Vec3, h float64, w int, lo, hi Vec3) *Keyframe {
+func keyframeFromShape(shape geom.Shape, vel func(Vec3) Vec3, h float64, w int, lo, hi Vec3) *Keyframe {
 	tr := levelset.Transform{VoxelSize: h}
 	band := float64(w) * h
 	k := &Keyframe{Surface: levelset.NewGrid(tr, float32(band))}
@@ -62,8 +63,8 @@ func TestDeformingTranslationIsExact(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
 	for _, d := range []Vec3{{4 * h, -2 * h, h}, {3.3 * h, -1.7 * h, 0.6 * h}} {
 		c0 := Vec3{0.013, 0.5, -0.021}
-		sphereAt := func(g float64) levelset.Sphere {
-			return levelset.Sphere{Center: c0.Add(d.Scale(g)), Radius: 0.2}
+		sphereAt := func(g float64) geom.Sphere {
+			return geom.Sphere{Center: c0.Add(d.Scale(g)), Radius: 0.2}
 		}
 		v := d.Scale(1 / dt)
 		lo, hi := c0.Sub(Vec3{0.4, 0.4, 0.4}), c0.Add(Vec3{0.5, 0.5, 0.5})
@@ -114,8 +115,8 @@ func TestDeformingTranslationIsExact(t *testing.T) {
 // has it where it should be.
 func TestDeformingThinPlateDoesNotVanish(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
-	plateAt := func(x0 float64) levelset.Box {
-		return levelset.Box{Min: Vec3{x0, -1, -1}, Max: Vec3{x0 + 2*h, 1, 1}}
+	plateAt := func(x0 float64) geom.Box {
+		return geom.Box{Min: Vec3{x0, -1, -1}, Max: Vec3{x0 + 2*h, 1, 1}}
 	}
 	v := Vec3{4 * h / dt, 0, 0}
 	lo, hi := Vec3{-0.2, -0.1, -0.1}, Vec3{0.3, 0.1, 0.1}
@@ -163,9 +164,9 @@ func TestDeformingRotation(t *testing.T) {
 	centre := Vec3{0.5, 0.5, 0.5}
 	omega := axis.Scale(step / dt)
 	half := Vec3{8 * h, 5 * h, 6 * h}
-	for _, shape := range []levelset.Shape{
-		levelset.Sphere{Center: Vec3{8 * h, 0, 0}, Radius: 6 * h},
-		levelset.Box{Min: half.Scale(-1), Max: half},
+	for _, shape := range []geom.Shape{
+		geom.Sphere{Center: Vec3{8 * h, 0, 0}, Radius: 6 * h},
+		geom.Box{Min: half.Scale(-1), Max: half},
 	} {
 		body, err := NewRigidBody(shape, []TranslationKey{{T: 0, P: centre}},
 			[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: dt, Q: QuatAxisAngle(axis, step)}}, Surface{})
@@ -180,7 +181,7 @@ func TestDeformingRotation(t *testing.T) {
 		if err := c.SetKeyframes(keyframe(0), keyframe(dt), 0, dt); err != nil {
 			t.Fatal(err)
 		}
-		_, isBox := shape.(levelset.Box)
+		_, isBox := shape.(geom.Box)
 		rng := lcgRNG(0.77)
 		for _, g := range []float64{0.25, 0.5, 0.75} {
 			ref := levelset.NewFloatSampler(keyframe(g * dt).Surface)
@@ -239,8 +240,8 @@ func (r rigidShape) Distance(p Vec3) (float64, Vec3) {
 // does not always satisfy it; contact itself is decided as by Interpolate.
 func TestDeformingSampleIsSafeForPruning(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
-	plateAt := func(x0 float64) levelset.Box {
-		return levelset.Box{Min: Vec3{x0, -0.1, -1}, Max: Vec3{x0 + 2*h, 0.1, 1}}
+	plateAt := func(x0 float64) geom.Box {
+		return geom.Box{Min: Vec3{x0, -0.1, -1}, Max: Vec3{x0 + 2*h, 0.1, 1}}
 	}
 	v := Vec3{4 * h / dt, 0, 0}
 	lo, hi := Vec3{-0.3, -0.3, -0.2}, Vec3{0.4, 0.3, 0.2}
@@ -278,8 +279,8 @@ func TestDeformingSampleIsSafeForPruning(t *testing.T) {
 // hold the nearer keyframe.
 func TestDeformingConcurrencyAndSetup(t *testing.T) {
 	const h = 0.02
-	s0 := levelset.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	s1 := levelset.Sphere{Center: Vec3{0.56, 0.5, 0.5}, Radius: 0.2}
+	s0 := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	s1 := geom.Sphere{Center: Vec3{0.56, 0.5, 0.5}, Radius: 0.2}
 	v := Vec3{0.06, 0, 0}
 	lo, hi := Vec3{0.1, 0.1, 0.1}, Vec3{0.9, 0.9, 0.9}
 	a := keyframeFromShape(s0, uniformVelocity(v), h, 4, lo, hi)
@@ -348,8 +349,8 @@ func TestDeformingConcurrencyAndSetup(t *testing.T) {
 // the solver calls it from every worker; compare BenchmarkRigidSample.
 func BenchmarkDeformingSample(b *testing.B) {
 	const h = 0.01
-	s0 := levelset.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	s1 := levelset.Sphere{Center: Vec3{0.54, 0.5, 0.5}, Radius: 0.2}
+	s0 := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	s1 := geom.Sphere{Center: Vec3{0.54, 0.5, 0.5}, Radius: 0.2}
 	v := Vec3{0.96, 0, 0}
 	lo, hi := Vec3{0.2, 0.2, 0.2}, Vec3{0.8, 0.8, 0.8}
 	var c DeformingLevelSet
@@ -376,7 +377,7 @@ func BenchmarkDeformingSample(b *testing.B) {
 }
 
 func BenchmarkRigidSample(b *testing.B) {
-	body, err := NewRigidBody(levelset.Box{Min: Vec3{-0.1, -0.1, -0.1}, Max: Vec3{0.1, 0.1, 0.1}},
+	body, err := NewRigidBody(geom.Box{Min: Vec3{-0.1, -0.1, -0.1}, Max: Vec3{0.1, 0.1, 0.1}},
 		[]TranslationKey{{T: 0, P: Vec3{0.5, 0.5, 0.5}}, {T: 1, P: Vec3{0.6, 0.5, 0.5}}},
 		[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(Vec3{0, 1, 0}, 1)}}, Surface{})
 	if err != nil {

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 )
 
 // movingBoxMesh returns the closed triangle mesh of the box [lo, hi], every vertex moving at v.
-func movingBoxMesh(lo, hi, v Vec3) *levelset.Mesh {
-	m := levelset.BoxMesh(lo, hi)
+func movingBoxMesh(lo, hi, v Vec3) *geom.Mesh {
+	m := geom.BoxMesh(lo, hi)
 	m.Velocities = make([]Vec3, len(m.Positions))
 	for i := range m.Velocities {
 		m.Velocities[i] = v
@@ -20,7 +22,7 @@ func movingBoxMesh(lo, hi, v Vec3) *levelset.Mesh {
 // voxelKeyframe voxelizes the box [lo, hi] moving at v, as cmd/voxelize does a frame.
 func voxelKeyframe(t *testing.T, lo, hi, v Vec3, h float64, halfWidth int) *Keyframe {
 	t.Helper()
-	c, err := levelset.Voxelize(movingBoxMesh(lo, hi, v), levelset.VoxelizeOptions{VoxelSize: h, HalfWidth: halfWidth, Threads: 1})
+	c, err := voxelize.Mesh(movingBoxMesh(lo, hi, v), voxelize.Options{VoxelSize: h, HalfWidth: halfWidth, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestBoxMeshAndVoxelKeyframe(t *testing.T) {
 	}
 	k := voxelKeyframe(t, lo, hi, Vec3{1, 0, 0}, 0.05, 3)
 	s := levelset.NewFloatSampler(k.Surface)
-	box := levelset.Box{Min: lo, Max: hi}
+	box := geom.Box{Min: lo, Max: hi}
 	for _, p := range []Vec3{{0.3, 0.3, 0.45}, {0.55, 0.3, 0.45}, {0.3, 0.1, 0.45}, {0.2, 0.3, 0.35}, {2, 2, 2}} {
 		want, _ := box.Distance(p)
 		want = math.Max(math.Min(want, 0.15), -0.15)
@@ -79,12 +81,12 @@ func TestColliderPushesSnowAtItsSpeed(t *testing.T) {
 	for _, kind := range []string{"rigid", "deforming"} {
 		cfg := DefaultConfig()
 		cfg.H = h
-		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.4, 0.6}}
+		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.4, 0.6}}
 		contact := Surface{Mode: Separate, Friction: 0.3}
 		var deforming *DeformingLevelSet
 		var key func(int) *Keyframe
 		if kind == "rigid" {
-			body, err := NewRigidBody(levelset.Box{Min: plateLo, Max: plateHi},
+			body, err := NewRigidBody(geom.Box{Min: plateLo, Max: plateHi},
 				[]TranslationKey{{T: 0}, {T: 1, P: Vec3{speed, 0, 0}}}, nil, contact)
 			if err != nil {
 				t.Fatal(err)
@@ -100,7 +102,7 @@ func TestColliderPushesSnowAtItsSpeed(t *testing.T) {
 				return voxelKeyframe(t, plateLo.Add(d), plateHi.Add(d), v, h, 4)
 			}
 		}
-		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.3, 0, 0.2}, Max: Vec3{0.46, 0.08, 0.4}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0, 0.2}, Max: Vec3{0.46, 0.08, 0.4}}, DefaultMaterial, Vec3{})
 		const frames = 6 // the plate reaches the snow after 0.08 s, 2 frames
 		runFrames(t, s, deforming, key, frames, fps, nil)
 		front := plateHi[0] + speed*frames/fps
@@ -136,7 +138,7 @@ func TestThinFastPlateLetsNothingThrough(t *testing.T) {
 	plateLo, plateHi := Vec3{0.1, -0.1, -0.1}, Vec3{0.1 + 2*h, 0.5, 0.5}
 	cfg := DefaultConfig()
 	cfg.H = h
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.4, 0.4}}
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.4, 0.4}}
 	c := &DeformingLevelSet{Contact: Surface{Mode: Separate, Friction: 0.3}}
 	cfg.Colliders = []Collider{c}
 	// The band must cover the kernel's reach plus the motion in a frame: 2 + 4 voxels.
@@ -144,7 +146,7 @@ func TestThinFastPlateLetsNothingThrough(t *testing.T) {
 		d := v.Scale(float64(f) / fps)
 		return voxelKeyframe(t, plateLo.Add(d), plateHi.Add(d), v, h, 7)
 	}
-	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.3, 0, 0.12}, Max: Vec3{0.46, 0.12, 0.28}}, DefaultMaterial, Vec3{})
+	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0, 0.12}, Max: Vec3{0.46, 0.12, 0.28}}, DefaultMaterial, Vec3{})
 	worst := math.Inf(-1) // the deepest a particle got past the plate's front face, in h
 	runFrames(t, s, c, key, 5, fps, func(tm float64) {
 		back := plateLo[0] + v[0]*tm
@@ -176,14 +178,14 @@ func TestOverhangStickyVersusSeparating(t *testing.T) {
 	for _, mode := range []ContactMode{Sticky, Separate} {
 		cfg := DefaultConfig()
 		cfg.H = h
-		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
+		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
 		c := &DeformingLevelSet{Contact: Surface{Mode: mode, Friction: 0.3}}
 		if err := c.SetKeyframes(roof, roof, 0, dur); err != nil {
 			t.Fatal(err)
 		}
 		cfg.Colliders = []Collider{c}
 		// The block is packed against the overhang's underside at y = 0.4.
-		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.3, 0.34, 0.2}, Max: Vec3{0.46, 0.4, 0.36}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0.34, 0.2}, Max: Vec3{0.46, 0.4, 0.36}}, DefaultMaterial, Vec3{})
 		top := map[int32]float64{} // the particles of the top half cell, next to the overhang
 		for i, x := range s.P.X {
 			if x[1] > 0.4-h/2 {

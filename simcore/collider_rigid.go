@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // RigidBody is the rigid collider of section 8: a stationary level set, the body,
@@ -36,7 +36,7 @@ import (
 // sees that segment's velocity. Without translation keys T = 0; without rotation keys
 // R = I.
 type RigidBody struct {
-	body    levelset.Shape
+	body    geom.Shape
 	slack   float64 // the body's Slack, for a level-set grid body; see Sample
 	trans   []TranslationKey
 	rot     []RotationKey
@@ -58,7 +58,7 @@ type RotationKey struct {
 
 // NewRigidBody returns a rigid collider moving body by the keys, which must have
 // finite, strictly increasing times. Rotation keys are normalised; the slices are copied.
-func NewRigidBody(body levelset.Shape, trans []TranslationKey, rot []RotationKey, contact Surface) (*RigidBody, error) {
+func NewRigidBody(body geom.Shape, trans []TranslationKey, rot []RotationKey, contact Surface) (*RigidBody, error) {
 	if body == nil {
 		return nil, fmt.Errorf("rigid collider: no body shape")
 	}
@@ -170,10 +170,10 @@ func (r *RigidBody) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
 func (r *RigidBody) Surface() Surface { return r.contact }
 
 // Bounds implements BoundedCollider: the box around the body's box, posed at t.
-func (r *RigidBody) Bounds(t float64) (levelset.Bounds, bool) {
-	b, ok := r.body.(levelset.Bounded)
+func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
+	b, ok := r.body.(geom.Bounded)
 	if !ok {
-		return levelset.Bounds{}, false
+		return geom.Box{}, false
 	}
 	box := b.Bounds()
 	q, origin, _, _ := r.Pose(t)
@@ -186,7 +186,7 @@ func (r *RigidBody) Bounds(t float64) (levelset.Bounds, bool) {
 			}
 		}
 		w := q.Rotate(p).Add(origin)
-		out = out.Union(levelset.Bounds{Min: w, Max: w})
+		out = out.Union(geom.Box{Min: w, Max: w})
 	}
 	return out, true
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // rotateAbout returns v rotated by angle about the unit axis u (Rodrigues' formula),
@@ -35,7 +36,7 @@ func TestQuat(t *testing.T) {
 // phi, n and v_co of the keyframed motion against the analytic ones, where the angle
 // grows linearly (a slerp between keys about a fixed axis is exactly that).
 func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
-	box := levelset.Box{Min: Vec3{-0.2, -0.1, -0.15}, Max: Vec3{0.3, 0.1, 0.15}} // body frame
+	box := geom.Box{Min: Vec3{-0.2, -0.1, -0.15}, Max: Vec3{0.3, 0.1, 0.15}} // body frame
 	axis := Vec3{0.3, 1, -0.2}.Unit()
 	const rate = 2.0 // rad/s
 	t0, t1 := 0.5, 1.0
@@ -79,7 +80,7 @@ func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
 
 // A pure rotation about the world origin: v_co = omega x x, with omega from the keys.
 func TestRigidBodyOmegaCrossR(t *testing.T) {
-	ball := levelset.Sphere{Center: Vec3{1, 0, 0}, Radius: 0.25} // off the axis: it orbits
+	ball := geom.Sphere{Center: Vec3{1, 0, 0}, Radius: 0.25} // off the axis: it orbits
 	body, err := NewRigidBody(ball, nil, []RotationKey{
 		{T: 0, Q: Quat{W: 1}},
 		{T: 0.5, Q: QuatAxisAngle(Vec3{0, 1, 0}, math.Pi/2)}, // a quarter turn about y in 0.5 s
@@ -113,7 +114,7 @@ func TestRigidBodyShortestArcAndClamp(t *testing.T) {
 		if negate {
 			q1 = q1.scale(-1)
 		}
-		body, err := NewRigidBody(levelset.Box{Min: Vec3{0, -0.01, -1}, Max: Vec3{1, 0.01, 1}}, nil,
+		body, err := NewRigidBody(geom.Box{Min: Vec3{0, -0.01, -1}, Max: Vec3{1, 0.01, 1}}, nil,
 			[]RotationKey{{T: 1, Q: QuatAxisAngle(z, 350*deg)}, {T: 2, Q: q1}}, Surface{})
 		if err != nil {
 			t.Fatal(err)
@@ -145,7 +146,7 @@ func TestRigidBodyShortestArcAndClamp(t *testing.T) {
 // belonging to the segment that ends there, and no motion beyond the keys.
 func TestRigidBodyTranslationKeys(t *testing.T) {
 	keys := []TranslationKey{{T: 0, P: Vec3{0, 0, 0}}, {T: 1, P: Vec3{2, 0, 0}}, {T: 3, P: Vec3{2, 1, 0}}}
-	body, err := NewRigidBody(levelset.Sphere{Radius: 0.1}, keys, nil, Surface{})
+	body, err := NewRigidBody(geom.Sphere{Radius: 0.1}, keys, nil, Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,11 +174,11 @@ func TestRigidBodyTranslationKeys(t *testing.T) {
 		{{T: math.NaN()}},
 		{{T: 0, P: Vec3{math.Inf(1), 0, 0}}},
 	} {
-		if _, err := NewRigidBody(levelset.Sphere{Radius: 1}, bad, nil, Surface{}); err == nil {
+		if _, err := NewRigidBody(geom.Sphere{Radius: 1}, bad, nil, Surface{}); err == nil {
 			t.Errorf("keys %v accepted", bad)
 		}
 	}
-	if _, err := NewRigidBody(levelset.Sphere{Radius: 1}, nil, []RotationKey{{T: 0}}, Surface{}); err == nil {
+	if _, err := NewRigidBody(geom.Sphere{Radius: 1}, nil, []RotationKey{{T: 0}}, Surface{}); err == nil {
 		t.Error("a zero quaternion accepted")
 	}
 }
@@ -187,7 +188,7 @@ func TestRigidBodyTranslationKeys(t *testing.T) {
 // the certified field changes no faster than distance.
 func TestRigidGridBody(t *testing.T) {
 	const h = 0.02
-	sphere := levelset.Sphere{Center: Vec3{0.013, -0.007, 0.004}, Radius: 0.2}
+	sphere := geom.Sphere{Center: Vec3{0.013, -0.007, 0.004}, Radius: 0.2}
 	kf := keyframeFromShape(sphere, nil, h, 4, Vec3{-0.3, -0.3, -0.3}, Vec3{0.3, 0.3, 0.3})
 	gs, err := levelset.NewGridShape(kf.Surface)
 	if err != nil {
@@ -207,7 +208,7 @@ func TestRigidGridBody(t *testing.T) {
 		c := origin.Add(q.Rotate(sphere.Center))
 		xw := c.Add(Vec3{next(), next(), next()}.Scale(0.6))
 		phi, n, _ := body.Sample(xw, tm)
-		exact, en := levelset.Sphere{Center: c, Radius: 0.2}.Distance(xw)
+		exact, en := geom.Sphere{Center: c, Radius: 0.2}.Distance(xw)
 		if math.Abs(exact) <= 3*h { // clear of the band's last voxel
 			if exact < -0.01*h { // outside, phi is the lowered clearance checked below
 				worstIn = math.Max(worstIn, math.Abs(phi-exact))

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func near(a, b Vec3, tol float64) bool { return a.Sub(b).Norm() <= tol }
@@ -66,7 +66,7 @@ func TestContactDissipates(t *testing.T) {
 // contain the point change the velocity.
 func TestMovingShapeAndCollide(t *testing.T) {
 	plate := &MovingShape{
-		Shape:    levelset.HalfSpace{Point: Vec3{0, 1, 0}, Normal: Vec3{0, -1, 0}}, // solid above y = 1
+		Shape:    geom.HalfSpace{Point: Vec3{0, 1, 0}, Normal: Vec3{0, -1, 0}}, // solid above y = 1
 		Velocity: Vec3{0, -2, 0},
 		Contact:  Surface{Mode: Slip},
 	}
@@ -104,7 +104,7 @@ func TestMovingShapeAndCollide(t *testing.T) {
 
 // The domain walls' distances, positive inside the domain.
 func TestDomainWalls(t *testing.T) {
-	walls := domainWalls(levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 2, 3}}, Surface{})
+	walls := domainWalls(geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 2, 3}}, Surface{})
 	inside := Vec3{0.25, 0.5, 2.5}
 	want := []float64{0.25, 0.75, 0.5, 1.5, 2.5, 0.5}
 	for i, w := range walls {

@@ -1,6 +1,8 @@
 package simcore
 
-import "snowtools/levelset"
+import (
+	"snowtools/levelset/parallel"
+)
 
 // The sparse grid: only blocks of 4x4x4 nodes that some particle's kernel reaches exist,
 // so memory and time follow the number of particles, not the size of the domain.
@@ -78,7 +80,7 @@ func (g *sparseGrid) allocate(workers int) {
 		return
 	}
 	g.blocks = g.blocks[:n]
-	levelset.ParallelFor(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
+	parallel.For(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
 }
 
 // blockOf returns the block containing node n.

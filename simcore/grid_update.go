@@ -3,7 +3,7 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
@@ -23,7 +23,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
 	// would carry it more than one cell in a step is tested against every collider.
 	reach := math.Sqrt(3)*1.5*h + h
-	levelset.ParallelFor(s.threads, len(g.blocks), func(w, bi int) {
+	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
 		blk := &g.blocks[bi]
 		c := g.coords[bi]
 		centre := Vec3{

@@ -1,6 +1,8 @@
 package simcore
 
-import "snowtools/levelset"
+import (
+	"snowtools/levelset/parallel"
+)
 
 // The Hessian on the grid: its action on a vector of node velocities, equations (7) and
 // (8), and its diagonal, which preconditions the solve (implicit.go). Both run over the
@@ -43,7 +45,7 @@ func (s *Sim) scatterParticles(u, out []Vec3, perParticle func(k int, in, acc *w
 	invH := s.invH
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
-		levelset.ParallelFor(s.threads, len(list), func(w, b int) {
+		parallel.For(s.threads, len(list), func(w, b int) {
 			g := &s.bins.blocks[list[b]]
 			in, acc := &s.work[w].vecIn, &s.work[w].vecOut
 			if u != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // Semi-implicit integration, section 6.1: stage 6 solves
@@ -100,7 +100,7 @@ func (s *Sim) linearise() {
 	}
 	st.stiffness = st.stiffness[:p.Len()]
 	order := s.bins.order
-	levelset.ParallelRanges(s.threads, len(order), 1024, func(_, lo, hi int) {
+	parallel.Ranges(s.threads, len(order), 1024, func(_, lo, hi int) {
 		var hp hessianParticle
 		for k := lo; k < hi; k++ {
 			i := order[k]
@@ -241,7 +241,7 @@ const nodeChunk = 4096
 
 // forNodes runs body over the grid's nodes in chunks, in parallel.
 func (s *Sim) forNodes(body func(lo, hi int)) {
-	levelset.ParallelRanges(s.threads, len(s.implicit.mass), nodeChunk, func(_, lo, hi int) { body(lo, hi) })
+	parallel.Ranges(s.threads, len(s.implicit.mass), nodeChunk, func(_, lo, hi int) { body(lo, hi) })
 }
 
 // reduce returns sum_i term(i) over the free nodes (those with mass), calling term

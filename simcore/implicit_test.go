@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // firstPiola is P = dPsi/dF for equation (1), written independently of hessian.go:
@@ -97,8 +97,8 @@ func hessianScene(t *testing.T, seed uint64) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.05
 	cfg.Integrator = SemiImplicit
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}
-	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, Vec3{})
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}
+	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, Vec3{})
 	rng := rand.New(rand.NewPCG(seed, 3))
 	fs := testGradients(rng)
 	for i := range s.P.X {
@@ -286,14 +286,14 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 // (E0 = 1.4e6 Pa, section 5) thrown at the ground.
 func icySnowball(t testing.TB, h, radius float64, cfg Config) *Sim {
 	cfg.H = h
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{6 * radius, 4 * radius, 6 * radius}}
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{6 * radius, 4 * radius, 6 * radius}}
 	m := DefaultMaterial
 	m.YoungsModulus = 1.4e6
 	m.Hardening = 15
 	p := &Particles{}
 	c := Vec3{3 * radius, 1.5 * radius, 3 * radius}
 	rr := Vec3{radius, radius, radius}
-	if _, err := Fill(p, Source{Shape: levelset.Sphere{Center: c, Radius: radius}, Bounds: levelset.Bounds{Min: c.Sub(rr), Max: c.Add(rr)},
+	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: radius}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
 		Material: m, PerCell: 8, Seed: 1, Velocity: Vec3{0.5, -3, 0}}, h); err != nil {
 		t.Fatal(err)
 	}

@@ -3,11 +3,11 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Vec3 is the solver's 3-vector; it is the geometry core's type.
-type Vec3 = levelset.Vec3
+type Vec3 = geom.Vec3
 
 // Mat3 is a 3x3 matrix in row-major order: m[3*r+c] is row r, column c.
 type Mat3 [9]float64

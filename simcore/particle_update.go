@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: interpolate the
@@ -16,7 +16,7 @@ func (s *Sim) updateParticles(dt, t1 float64) error {
 	for w := range s.work {
 		s.work[w].stats = stepStats{bad: -1}
 	}
-	levelset.ParallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+	parallel.For(s.threads, len(s.bins.blocks), func(w, k int) {
 		s.updateBlock(&s.work[w], &s.bins.blocks[k], dt, t1)
 	})
 	s.maxSpeed, s.maxWaveSpeed = 0, 0

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // newBlock returns a simulation of one box of snow.
-func newBlock(t *testing.T, cfg Config, box levelset.Bounds, m Material, v Vec3) *Sim {
+func newBlock(t *testing.T, cfg Config, box geom.Box, m Material, v Vec3) *Sim {
 	t.Helper()
 	p := &Particles{}
-	if _, err := Fill(p, Source{Shape: levelset.Box(box), Bounds: box, Material: m, PerCell: 8, Seed: 7, Velocity: v}, cfg.H); err != nil {
+	if _, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: m, PerCell: 8, Seed: 7, Velocity: v}, cfg.H); err != nil {
 		t.Fatal(err)
 	}
 	s, err := NewSim(cfg, p)
@@ -38,7 +38,7 @@ func TestTransfersConserveMomentum(t *testing.T) {
 	for _, alpha := range []float64{0, 0.95, 1} {
 		cfg := DefaultConfig()
 		cfg.H = 0.05
-		cfg.Domain = levelset.Bounds{Min: Vec3{-5, -5, -5}, Max: Vec3{5, 5, 5}}
+		cfg.Domain = geom.Box{Min: Vec3{-5, -5, -5}, Max: Vec3{5, 5, 5}}
 		cfg.Gravity = Vec3{}
 		cfg.FlipAlpha = alpha
 		p := &Particles{}
@@ -74,9 +74,9 @@ func TestTransfersConserveMomentum(t *testing.T) {
 func TestFreeFall(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.H = 0.05
-	cfg.Domain = levelset.Bounds{Min: Vec3{-1, -3, -1}, Max: Vec3{1, 1, 1}}
+	cfg.Domain = geom.Box{Min: Vec3{-1, -3, -1}, Max: Vec3{1, 1, 1}}
 	v0 := Vec3{0.3, 1, -0.2}
-	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{-0.1, 0.4, -0.1}, Max: Vec3{0.1, 0.6, 0.1}}, DefaultMaterial, v0)
+	s := newBlock(t, cfg, geom.Box{Min: Vec3{-0.1, 0.4, -0.1}, Max: Vec3{0.1, 0.6, 0.1}}, DefaultMaterial, v0)
 	p := s.P
 	x0 := append([]Vec3(nil), p.X...)
 	id0 := append([]int32(nil), p.ID...)
@@ -127,8 +127,8 @@ func TestRestingBlockStaysPut(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.H = 0.04
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 0.6, 1}}
-	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.34, 0, 0.34}, Max: Vec3{0.66, 0.16, 0.66}}, DefaultMaterial, Vec3{})
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 0.6, 1}}
+	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.34, 0, 0.34}, Max: Vec3{0.66, 0.16, 0.66}}, DefaultMaterial, Vec3{})
 	p := s.P
 	start := make([]Vec3, p.Len())
 	for i, x := range p.X {
@@ -161,10 +161,10 @@ func TestSlope(t *testing.T) {
 	for _, mu := range []float64{0.2, 1} {
 		cfg := DefaultConfig()
 		cfg.H = 0.04
-		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.5, 0.6}}
+		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.5, 0.6}}
 		cfg.Gravity = Vec3{g * math.Sin(angle), -g * math.Cos(angle), 0}
 		cfg.Walls = Surface{Mode: Separate, Friction: mu}
-		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.2, 0, 0.18}, Max: Vec3{0.44, 0.12, 0.42}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.2, 0, 0.18}, Max: Vec3{0.44, 0.12, 0.42}}, DefaultMaterial, Vec3{})
 		// Let the block settle onto the slope, then measure the mean velocity along it.
 		var times, speeds []float64
 		for _, at := range []float64{0.1, 0.2, 0.3, 0.4} {
@@ -207,12 +207,12 @@ func TestStickyWallHoldsSnow(t *testing.T) {
 	for _, mode := range []ContactMode{Sticky, Slip} {
 		cfg := DefaultConfig()
 		cfg.H = 0.04
-		cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
+		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
 		cfg.Colliders = []Collider{&MovingShape{
-			Shape:   levelset.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.2, 2, 2}},
+			Shape:   geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.2, 2, 2}},
 			Contact: Surface{Mode: mode},
 		}}
-		s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.2, 0.44, 0.18}, Max: Vec3{0.32, 0.6, 0.42}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.2, 0.44, 0.18}, Max: Vec3{0.32, 0.6, 0.42}}, DefaultMaterial, Vec3{})
 		y0 := centroid(s.P)[1]
 		if _, err := s.Advance(0.25); err != nil {
 			t.Fatal(err)
@@ -254,10 +254,10 @@ func (p plate) Surface() Surface { return Surface{Mode: Separate, Friction: 0.3}
 func pressBlock(t *testing.T, m Material) (p *Particles, before, after float64) {
 	cfg := DefaultConfig()
 	cfg.H = 0.04
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.6, 0.8}}
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.6, 0.8}}
 	const height = 0.16
 	cfg.Colliders = []Collider{plate{y0: height, speed: 0.5, tPress: 0.08}} // 4 cm down
-	s := newBlock(t, cfg, levelset.Bounds{Min: Vec3{0.28, 0, 0.28}, Max: Vec3{0.52, height, 0.52}}, m, Vec3{})
+	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.28, 0, 0.28}, Max: Vec3{0.52, height, 0.52}}, m, Vec3{})
 	top := func() float64 {
 		ys := make([]float64, s.P.Len())
 		for i, x := range s.P.X {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func TestPressForceDensity(t *testing.T) {
@@ -81,21 +81,21 @@ func pressExperiment(t *testing.T, pressure float64, law *SinteringLaw, end floa
 	centre := Vec3{0.22, 0.35, 0.12}
 	cfg := DefaultConfig()
 	cfg.H = h
-	cfg.Domain = levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.5, 0.5, 0.24}}
+	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.5, 0.5, 0.24}}
 	cfg.GravityStart = pressing
 	cfg.SinterStart, cfg.SinterEnd = 0, pressing
 	cfg.Presses = []Press{{Center: centre, Radius: 1.2 * r, Pressure: pressure, End: pressing}}
 	ground := Surface{Mode: Separate, Friction: 0.3}
 	cfg.Colliders = []Collider{
-		&MovingShape{Shape: levelset.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.22, 0.2, 1}}, Contact: ground},
-		&MovingShape{Shape: levelset.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{1, 0.05, 1}}, Contact: ground},
+		&MovingShape{Shape: geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.22, 0.2, 1}}, Contact: ground},
+		&MovingShape{Shape: geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{1, 0.05, 1}}, Contact: ground},
 	}
 	m := DefaultMaterial
 	m.YoungsModulus = 1.4e4 // fresh snow, a tenth of Table 2's: it holds together only sintered
 	m.Sintering = law
 	p := &Particles{}
-	box := levelset.Bounds{Min: centre.Sub(Vec3{r, r, r}), Max: centre.Add(Vec3{r, r, r})}
-	src := Source{Shape: levelset.Sphere{Center: centre, Radius: r}, Bounds: box, Material: m,
+	box := geom.Box{Min: centre.Sub(Vec3{r, r, r}), Max: centre.Add(Vec3{r, r, r})}
+	src := Source{Shape: geom.Sphere{Center: centre, Radius: r}, Bounds: box, Material: m,
 		PerCell: 8, Seed: 7, Pattern: PatternJittered}
 	if _, err := Fill(p, src, h); err != nil {
 		t.Fatal(err)

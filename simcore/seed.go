@@ -6,13 +6,14 @@ import (
 	"math/rand/v2"
 	"runtime"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // Source describes a volume of snow to fill with particles.
 type Source struct {
-	Shape    levelset.Shape
-	Bounds   levelset.Bounds // a box that contains the shape; seeding looks only here
+	Shape    geom.Shape
+	Bounds   geom.Box // a box that contains the shape; seeding looks only here
 	Material Material
 	PerCell  int    // particles per grid cell; section 10 found 4-10 plausible
 	Seed     uint64 // random seed: the same seed gives the same particles
@@ -235,7 +236,7 @@ const flushSize = 1 << 16
 // flush computes phi for the candidates that need it, in parallel, then adds the
 // points inside (phi < 0) to the particles, in candidate order.
 func (f *filler) flush(pts []seedPoint) []seedPoint {
-	levelset.ParallelRanges(f.workers, len(pts), 1024, func(_, lo, hi int) {
+	parallel.Ranges(f.workers, len(pts), 1024, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if pts[i].eval {
 				pts[i].phi, _ = f.src.Shape.Distance(pts[i].x)

@@ -3,7 +3,7 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // classifyBlock is the side, in cells, of the top-level blocks that classify hands
@@ -35,7 +35,7 @@ func (f *filler) classify() {
 	for a := range 3 {
 		nb[a] = (f.n[a] + classifyBlock - 1) / classifyBlock
 	}
-	levelset.ParallelFor(f.workers, nb[0]*nb[1]*nb[2], func(_, b int) {
+	parallel.For(f.workers, nb[0]*nb[1]*nb[2], func(_, b int) {
 		bi, bj, bk := b/(nb[1]*nb[2]), b/nb[2]%nb[1], b%nb[2]
 		lo := [3]int{bi * classifyBlock, bj * classifyBlock, bk * classifyBlock}
 		hi := [3]int{min(lo[0]+classifyBlock, f.n[0]), min(lo[1]+classifyBlock, f.n[1]), min(lo[2]+classifyBlock, f.n[2])}

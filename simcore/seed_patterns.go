@@ -3,7 +3,7 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // mix64 is the finalizer of SplitMix64 (Steele, Lea and Flood 2014): a bijection of
@@ -167,7 +167,7 @@ func (f *filler) poisson() {
 	count := make([]int32, nact)
 	for par := range active {
 		cells := active[par]
-		levelset.ParallelRanges(f.workers, len(cells), 64, func(_, lo, hi int) {
+		parallel.Ranges(f.workers, len(cells), 64, func(_, lo, hi int) {
 			for _, c := range cells[lo:hi] {
 				f.dartCell(int(c), slot, pos, count, r2)
 			}

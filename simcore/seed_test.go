@@ -7,12 +7,14 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 )
 
 // meshSource returns a source filling m.
-func meshSource(t testing.TB, m *levelset.Mesh, pattern Pattern, perCell int, seed uint64) Source {
+func meshSource(t testing.TB, m *geom.Mesh, pattern Pattern, perCell int, seed uint64) Source {
 	t.Helper()
-	s, err := levelset.NewMeshShape(m)
+	s, err := voxelize.NewMeshShape(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +22,7 @@ func meshSource(t testing.TB, m *levelset.Mesh, pattern Pattern, perCell int, se
 }
 
 // hidden hides a shape's Lipschitz bound, so that Fill tests every point.
-type hidden struct{ levelset.Shape }
+type hidden struct{ geom.Shape }
 
 func (hidden) Lipschitz() float64 { return math.Inf(1) }
 
@@ -37,9 +39,9 @@ func fingerprint(p *Particles) uint64 {
 // all of them inside.
 func TestFillMeshPatterns(t *testing.T) {
 	h := 0.05
-	meshes := map[string]*levelset.Mesh{
-		"sphere": levelset.SphereMesh(Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
-		"box":    levelset.BoxMesh(Vec3{0.013, 0.1, 0.2}, Vec3{0.71, 0.47, 0.93}),
+	meshes := map[string]*geom.Mesh{
+		"sphere": geom.SphereMesh(Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
+		"box":    geom.BoxMesh(Vec3{0.013, 0.1, 0.2}, Vec3{0.71, 0.47, 0.93}),
 	}
 	for name, m := range meshes {
 		vol := m.SignedVolume()
@@ -76,12 +78,12 @@ func TestFillMeshPatterns(t *testing.T) {
 // cells get darts, so there only the count is compared.)
 func TestFillClassificationExact(t *testing.T) {
 	h := 0.06
-	ball := levelset.Sphere{Center: Vec3{0.31, 0.29, 0.33}, Radius: 0.27}
-	bb := levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{0.62, 0.6, 0.62}}
-	meshed := meshSource(t, levelset.SphereMesh(ball.Center, ball.Radius, 16, 32), PatternRandom, 8, 2)
+	ball := geom.Sphere{Center: Vec3{0.31, 0.29, 0.33}, Radius: 0.27}
+	bb := geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.62, 0.6, 0.62}}
+	meshed := meshSource(t, geom.SphereMesh(ball.Center, ball.Radius, 16, 32), PatternRandom, 8, 2)
 	for _, shell := range []float64{0, 0.07} {
 		for _, pattern := range Patterns() {
-			for name, shape := range map[string]levelset.Shape{"sphere": ball, "mesh": meshed.Shape} {
+			for name, shape := range map[string]geom.Shape{"sphere": ball, "mesh": meshed.Shape} {
 				src := Source{Shape: shape, Bounds: bb, Material: DefaultMaterial, PerCell: 8, Seed: 4, Pattern: pattern,
 					Variation: Variation{ShellThickness: shell, ShellStiffness: 3, ShellDensity: 2}}
 				fast, brute := &Particles{}, &Particles{}
@@ -111,8 +113,8 @@ func TestFillRandomUnchanged(t *testing.T) {
 	h := fnv.New64a()
 	put := func(f float64) { fmt.Fprintf(h, "%x,", math.Float64bits(f)) }
 	type job struct {
-		s       levelset.Shape
-		b       levelset.Bounds
+		s       geom.Shape
+		b       geom.Box
 		perCell int
 		seed    uint64
 		h       float64
@@ -121,11 +123,11 @@ func TestFillRandomUnchanged(t *testing.T) {
 	for i, s := range [][4]float64{{0.4, 0.7, 0.5, 0.15}, {1.2, 0.65, 0.5, 0.15}, {1.3, 0.3, 0.5, 0.12}, {0.5, 0.5, 0.5, 0.2}} {
 		c, r := Vec3{s[0], s[1], s[2]}, Vec3{s[3], s[3], s[3]}
 		for _, pc := range []int{1, 4, 8, 10} {
-			jobs = append(jobs, job{levelset.Sphere{Center: c, Radius: s[3]}, levelset.Bounds{Min: c.Sub(r), Max: c.Add(r)}, pc, uint64(i + 1), 0.03})
+			jobs = append(jobs, job{geom.Sphere{Center: c, Radius: s[3]}, geom.Box{Min: c.Sub(r), Max: c.Add(r)}, pc, uint64(i + 1), 0.03})
 		}
 	}
-	box := levelset.Bounds{Min: Vec3{0.013, 0.1, 0.2}, Max: Vec3{0.3, 0.47, 0.51}}
-	jobs = append(jobs, job{levelset.Box(box), box, 8, 7, 0.025})
+	box := geom.Box{Min: Vec3{0.013, 0.1, 0.2}, Max: Vec3{0.3, 0.47, 0.51}}
+	jobs = append(jobs, job{geom.Box(box), box, 8, 7, 0.025})
 	total := 0
 	for _, jb := range jobs {
 		p := &Particles{}
@@ -152,7 +154,7 @@ func TestFillRandomUnchanged(t *testing.T) {
 // The same seed gives the same particles whatever the number of workers; another
 // seed gives others.
 func TestFillDeterministic(t *testing.T) {
-	m := levelset.SphereMesh(Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
+	m := geom.SphereMesh(Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
 	for _, pattern := range Patterns() {
 		var prints []uint64
 		for _, w := range []int{1, 3, 8} {
@@ -182,9 +184,9 @@ func TestFillDeterministic(t *testing.T) {
 func TestFillPoissonMinDistance(t *testing.T) {
 	h := 0.05
 	for _, pc := range []int{1, 4, 8, 10} {
-		box := levelset.Bounds{Min: Vec3{-0.2, 0.01, 0.03}, Max: Vec3{0.33, 0.42, 0.5}}
+		box := geom.Box{Min: Vec3{-0.2, 0.01, 0.03}, Max: Vec3{0.33, 0.42, 0.5}}
 		p := &Particles{}
-		n, err := Fill(p, Source{Shape: levelset.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 3, Pattern: PatternPoisson}, h)
+		n, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 3, Pattern: PatternPoisson}, h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,10 +223,10 @@ func TestFillPoissonMinDistance(t *testing.T) {
 // h/k holds two points, and with PerCell = k^3 every sub-cell of a filled cell holds one.
 func TestFillJitteredStratified(t *testing.T) {
 	h := 0.1
-	box := levelset.Bounds{Min: Vec3{-0.3, 0, 0.1}, Max: Vec3{0.3, 0.4, 0.6}} // whole cells
+	box := geom.Box{Min: Vec3{-0.3, 0, 0.1}, Max: Vec3{0.3, 0.4, 0.6}} // whole cells
 	for _, pc := range []int{5, 8, 27} {
 		p := &Particles{}
-		n, err := Fill(p, Source{Shape: levelset.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 9, Pattern: PatternJittered}, h)
+		n, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 9, Pattern: PatternJittered}, h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -250,8 +252,8 @@ func TestFillJitteredStratified(t *testing.T) {
 
 // A voxelized mesh (a level set, as from a VDB file) is a snow source too.
 func TestFillLevelSet(t *testing.T) {
-	m := levelset.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
-	c, err := levelset.Voxelize(m, levelset.VoxelizeOptions{VoxelSize: 0.025, HalfWidth: 3})
+	m := geom.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
+	c, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: 0.025, HalfWidth: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +264,7 @@ func TestFillLevelSet(t *testing.T) {
 	h := 0.05
 	for _, pattern := range Patterns() {
 		p := &Particles{}
-		n, err := Fill(p, Source{Shape: s, Bounds: levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
+		n, err := Fill(p, Source{Shape: s, Bounds: geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
 			Material: DefaultMaterial, PerCell: 8, Seed: 1, Pattern: pattern}, h)
 		if err != nil {
 			t.Fatal(err)
@@ -275,8 +277,8 @@ func TestFillLevelSet(t *testing.T) {
 }
 
 func TestFillRejects(t *testing.T) {
-	ball := levelset.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	good := Source{Shape: ball, Bounds: levelset.Bounds{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.7, 0.7, 0.7}}, Material: DefaultMaterial, PerCell: 8}
+	ball := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	good := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.7, 0.7, 0.7}}, Material: DefaultMaterial, PerCell: 8}
 	cases := map[string]func(s *Source){
 		"pattern":         func(s *Source) { s.Pattern = "blue" },
 		"per cell":        func(s *Source) { s.PerCell = 0 },

@@ -10,16 +10,16 @@ import (
 	"math"
 	"runtime"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Config holds the solver settings that are not per particle.
 type Config struct {
-	H         float64         // grid spacing h (m)
-	Domain    levelset.Bounds // particles never leave it; its faces are colliders
-	Walls     Surface         // how the domain's faces treat snow
-	Gravity   Vec3            // m/s^2, from GravityStart (s) on: none acts before
-	FlipAlpha float64         // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
+	H         float64  // grid spacing h (m)
+	Domain    geom.Box // particles never leave it; its faces are colliders
+	Walls     Surface  // how the domain's faces treat snow
+	Gravity   Vec3     // m/s^2, from GravityStart (s) on: none acts before
+	FlipAlpha float64  // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
@@ -68,7 +68,7 @@ const SemiImplicitCFL = 0.15
 func DefaultConfig() Config {
 	return Config{
 		H:         0.02,
-		Domain:    levelset.Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
+		Domain:    geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
 		Walls:     Surface{Mode: Separate, Friction: 0.3},
 		Gravity:   Vec3{0, -9.81, 0},
 		FlipAlpha: 0.95,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // Pressure sintering of snow, after Ye and Sugimoto (equations 2-9 of their paper): when
@@ -148,7 +148,7 @@ func (s *Sim) sinter(dt float64) {
 	if p.Sinter == nil {
 		return // no particle sinters
 	}
-	levelset.ParallelRanges(s.threads, p.Len(), 4096, func(_, lo, hi int) {
+	parallel.Ranges(s.threads, p.Len(), 4096, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			pm, ps := &p.Mat[i], &p.Sinter[i]
 			if ps.MaxDensity == 0 || p.Vol0[i] == 0 {

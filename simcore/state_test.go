@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // stateScene is a snowball thrown at the floor and a wall, with a static sphere in the
@@ -18,12 +18,12 @@ func stateScene(t *testing.T, threads int) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.04
 	cfg.Threads = threads
-	cfg.Colliders = []Collider{&MovingShape{Shape: levelset.Sphere{Center: Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: Surface{Mode: Sticky}}}
+	cfg.Colliders = []Collider{&MovingShape{Shape: geom.Sphere{Center: Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: Surface{Mode: Sticky}}}
 	p := &Particles{}
-	ball := levelset.Sphere{Center: Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
+	ball := geom.Sphere{Center: Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
 	m := DefaultMaterial // sintering, so that its state is part of what must survive
 	m.Sintering = &SinteringLaw{MaxDensity: 917, C1: 1e-6, C3: -9, C4: 1e-5}
-	src := Source{Shape: ball, Bounds: levelset.Bounds{Min: Vec3{0.28, 0.18, 0.38}, Max: Vec3{0.52, 0.42, 0.62}},
+	src := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.28, 0.18, 0.38}, Max: Vec3{0.52, 0.42, 0.62}},
 		Material: m, PerCell: 6, Seed: 5, Velocity: Vec3{3, -2, 0.5}, Spin: Vec3{0, 0, -5}, Center: ball.Center}
 	if _, err := Fill(p, src, cfg.H); err != nil {
 		t.Fatal(err)

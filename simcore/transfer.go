@@ -3,7 +3,7 @@ package simcore
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // Transfers between particles and the grid. A worker handles one particle block at a
@@ -60,7 +60,7 @@ func vectorRows(v []Vec3) func(block int32, offset int) *[blockWidth]Vec3 {
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
-		levelset.ParallelFor(s.threads, len(list), func(w, k int) {
+		parallel.For(s.threads, len(list), func(w, k int) {
 			s.rasterizeBlock(&s.work[w].window, &s.bins.blocks[list[k]])
 		})
 	}
@@ -181,7 +181,7 @@ func (s *Sim) measureVolumes() {
 func (s *Sim) gatherVolumes() {
 	p := s.P
 	h3 := s.H * s.H * s.H
-	levelset.ParallelFor(s.threads, len(s.bins.blocks), func(w, k int) {
+	parallel.For(s.threads, len(s.bins.blocks), func(w, k int) {
 		g := &s.bins.blocks[k]
 		win := &s.work[w].window
 		forWindowRows(g, win, s.grid.nodeRows(), func(w, n *[blockWidth]node) {

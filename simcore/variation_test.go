@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // The noise is deterministic, in [-1, 1], uses most of that range with mean near 0,
@@ -62,11 +62,11 @@ func TestNoise(t *testing.T) {
 // stiffness and density (so mass), the others do not; every particle's E_0 and
 // theta_s vary by the same noise value within the requested amplitudes.
 func TestFillVariation(t *testing.T) {
-	ball := levelset.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.3}
+	ball := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.3}
 	h := 0.04
 	v := Variation{NoiseScale: 0.1, NoiseSeed: 3, StiffnessNoise: 0.4, StretchNoise: 0.2,
 		ShellThickness: 0.05, ShellStiffness: 4, ShellDensity: 1.5}
-	src := Source{Shape: ball, Bounds: levelset.Bounds{Min: Vec3{0.2, 0.2, 0.2}, Max: Vec3{0.8, 0.8, 0.8}},
+	src := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.2, 0.2, 0.2}, Max: Vec3{0.8, 0.8, 0.8}},
 		Material: DefaultMaterial, PerCell: 8, Seed: 1, Pattern: PatternJittered, Variation: v}
 	p := &Particles{}
 	n, err := Fill(p, src, h)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // Render volumes, section 9: "At render time, we rasterize the final simulated material
@@ -264,7 +265,7 @@ func (r *rasterizer) accumulate(threads int) {
 		windows[w] = make([]float64, r.channels*span*span*span)
 	}
 	for _, class := range r.class {
-		levelset.ParallelFor(threads, len(class), func(worker, k int) {
+		parallel.For(threads, len(class), func(worker, k int) {
 			b := class[k]
 			win := windows[worker]
 			clear(win)

@@ -17,7 +17,8 @@ import (
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/preview"
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // -to compare: one picture that compares runs as the figures of a paper do (say, a
@@ -167,7 +168,7 @@ func newComparison(s *settings) (*comparison, error) {
 		}
 	}
 
-	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	lo := geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi, floor, rim := lo.Scale(-1), math.Inf(1), math.Inf(1)
 	for r := range runs {
 		row := c.jobs[r*len(frames) : (r+1)*len(frames)]
@@ -321,7 +322,7 @@ func pictureColorRange(s *settings, jobs []job) (colormap.Range, error) {
 	ranges := make([]colormap.Range, len(jobs))
 	empty := make([]bool, len(jobs))
 	errs := make([]error, len(jobs))
-	levelset.ParallelFor(s.threads, len(jobs), func(_, i int) {
+	parallel.For(s.threads, len(jobs), func(_, i int) {
 		f, err := readFrame(jobs[i].in.Path)
 		if err == nil && f.Len() == 0 {
 			empty[i] = true

@@ -14,7 +14,7 @@ import (
 
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/preview"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // compareSpacing is the particle spacing of the comparison fixtures: a coarse ball
@@ -193,12 +193,12 @@ func TestCompareSharedCamera(t *testing.T) {
 		}
 	}
 	// The camera is the one that frames the box of both runs' frames.
-	lo := levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	lo := geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi := lo.Scale(-1)
 	for _, balls := range []map[int]*snowball{leftBalls, rightBalls} {
 		for _, b := range balls {
 			blo, bhi := pointBounds(b.pos)
-			lo, hi = lo.Min(levelset.Vec3(blo)), hi.Max(levelset.Vec3(bhi))
+			lo, hi = lo.Min(geom.Vec3(blo)), hi.Max(geom.Vec3(bhi))
 		}
 	}
 	if want := preview.Frame(lo, hi, 96.0/64, 0, 0, preview.DefaultFov); c.camera != want {

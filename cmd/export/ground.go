@@ -11,7 +11,8 @@ import (
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/preview"
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // -ground MESH (png, compare): a ground mesh drawn with the particles, such as the
@@ -134,17 +135,17 @@ func (g *groundMeshes) paths(frames []int) ([]string, error) {
 // (preview.Mesh.RimHeight) of the first mesh with triangles, or NaN when every mesh
 // is empty. The boxes come from meshfile.Bounds, read in parallel (for PLY only the
 // vertex element); the rim costs one whole mesh read and prepared.
-func (g *groundMeshes) sceneOf(frames []int, threads int) (lo, hi levelset.Vec3, rim float64, err error) {
+func (g *groundMeshes) sceneOf(frames []int, threads int) (lo, hi geom.Vec3, rim float64, err error) {
 	paths, err := g.paths(frames)
 	if err != nil {
 		return lo, hi, 0, err
 	}
-	los, his := make([]levelset.Vec3, len(paths)), make([]levelset.Vec3, len(paths))
+	los, his := make([]geom.Vec3, len(paths)), make([]geom.Vec3, len(paths))
 	errs := make([]error, len(paths))
-	levelset.ParallelFor(threads, len(paths), func(_, i int) {
+	parallel.For(threads, len(paths), func(_, i int) {
 		los[i], his[i], errs[i] = meshfile.Bounds(paths[i])
 	})
-	lo = levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	lo = geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi, rim = lo.Scale(-1), math.NaN()
 	for i, p := range paths {
 		if errs[i] != nil {

@@ -16,7 +16,7 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
@@ -286,8 +286,8 @@ func checkOutputPattern(output string) error {
 }
 
 // parseVec3 reads "x,y,z".
-func parseVec3(text string) (levelset.Vec3, error) {
-	var v levelset.Vec3
+func parseVec3(text string) (geom.Vec3, error) {
+	var v geom.Vec3
 	parts := strings.Split(text, ",")
 	if len(parts) != 3 {
 		return v, fmt.Errorf("%q: use x,y,z", text)

@@ -8,6 +8,7 @@ import (
 
 	"snowtools/formats/ply"
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -160,7 +161,7 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 	sampler := levelset.NewFloatSampler(vol.Density)
 	n := make([]float32, len(pos))
 	for i := 0; i < f.Len(); i++ {
-		g := sampler.Gradient(levelset.Vec3{float64(pos[3*i]), float64(pos[3*i+1]), float64(pos[3*i+2])})
+		g := sampler.Gradient(geom.Vec3{float64(pos[3*i]), float64(pos[3*i+1]), float64(pos[3*i+2])})
 		l := g.Norm()
 		if !(l > 0) {
 			n[3*i+1] = 1

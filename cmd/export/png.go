@@ -14,7 +14,7 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/preview"
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // viewSettings are the flags of -to png: the picture, the camera and the
@@ -26,7 +26,7 @@ type viewSettings struct {
 	azimuth, elevation  float64
 	fov                 float64
 	eyeText, targetText string
-	eye, target         *levelset.Vec3
+	eye, target         *geom.Vec3
 	radius              float64
 	ground              string // the flag: auto, none, a height or a mesh
 	groundMesh          string // the mesh file or sequence of -ground; "" for a plane
@@ -85,7 +85,7 @@ func (v *viewSettings) check() error {
 	}
 	for _, p := range []struct {
 		text string
-		dst  **levelset.Vec3
+		dst  **geom.Vec3
 		name string
 	}{{v.eyeText, &v.eye, "-eye"}, {v.targetText, &v.target, "-target"}} {
 		if p.text == "" {
@@ -161,8 +161,8 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 
 // sequenceBounds returns the box of the particles of frames (empty, lo > hi, when
 // they have none), from their headers where they can tell.
-func sequenceBounds(frames []seq.Frame) (lo, hi levelset.Vec3, err error) {
-	lo = levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+func sequenceBounds(frames []seq.Frame) (lo, hi geom.Vec3, err error) {
+	lo = geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi = lo.Scale(-1)
 	for _, f := range frames {
 		flo, fhi, n, err := fileBounds(f.Path)
@@ -170,7 +170,7 @@ func sequenceBounds(frames []seq.Frame) (lo, hi levelset.Vec3, err error) {
 			return lo, hi, fmt.Errorf("frame %d (%s): %v", f.Number, f.Path, err)
 		}
 		if n > 0 {
-			lo, hi = lo.Min(levelset.Vec3(flo)), hi.Max(levelset.Vec3(fhi))
+			lo, hi = lo.Min(geom.Vec3(flo)), hi.Max(geom.Vec3(fhi))
 		}
 	}
 	return lo, hi, nil
@@ -183,7 +183,7 @@ func sequenceBounds(frames []seq.Frame) (lo, hi levelset.Vec3, err error) {
 // rim). One box and one floor for every picture give one still camera and
 // ground; a non-finite floor (no particles anywhere) leaves each picture its own
 // ground.
-func (v *viewSettings) scene(lo, hi levelset.Vec3, floor float64) (preview.Camera, preview.Options) {
+func (v *viewSettings) scene(lo, hi geom.Vec3, floor float64) (preview.Camera, preview.Options) {
 	aspect := float64(v.width) / float64(v.height)
 	camera := preview.Frame(lo, hi, aspect, v.azimuth, v.elevation, v.fov)
 	if v.target != nil {

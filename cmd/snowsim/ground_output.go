@@ -9,7 +9,7 @@ import (
 	"snowtools/formats/obj"
 	"snowtools/formats/ply"
 	"snowtools/formats/prt"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore/heightfield"
 )
 
@@ -18,7 +18,7 @@ import (
 
 // groundMesh returns the part of the ground the scene writes: the whole virtual
 // grid, or only the columns the simulation created.
-func groundMesh(g *GroundScene, f *heightfield.Field) *levelset.Mesh {
+func groundMesh(g *GroundScene, f *heightfield.Field) *geom.Mesh {
 	if g.Touched {
 		return f.Mesh()
 	}
@@ -28,9 +28,9 @@ func groundMesh(g *GroundScene, f *heightfield.Field) *levelset.Mesh {
 // writeMeshPLY writes m (nil: no vertex and no face) as a binary little-endian PLY
 // with float x y z vertices and uchar-int vertex_indices faces, the names Blender
 // and Krakatoa read.
-func writeMeshPLY(w io.Writer, m *levelset.Mesh) error {
+func writeMeshPLY(w io.Writer, m *geom.Mesh) error {
 	if m == nil {
-		m = &levelset.Mesh{}
+		m = &geom.Mesh{}
 	}
 	h := ply.Header{Format: ply.BinaryLittleEndian, Comments: []string{"snowsim ground, metres, Y up"},
 		Elements: []ply.Element{
@@ -72,7 +72,7 @@ func writeMeshPLY(w io.Writer, m *levelset.Mesh) error {
 }
 
 // writeMeshOBJ writes m as OBJ (nil: an empty file with the header comment).
-func writeMeshOBJ(w io.Writer, m *levelset.Mesh) error {
+func writeMeshOBJ(w io.Writer, m *geom.Mesh) error {
 	if m == nil {
 		_, err := io.WriteString(w, "# snowtools: no ground stored yet\n")
 		return err

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/cli"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore/heightfield"
 )
 
@@ -38,7 +38,7 @@ func simulateGround(sc *Scene, opts runOptions, log io.Writer) error {
 		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writeSpray(wrapOutput(path, w), &sim.P, info) }); err != nil {
 			return err
 		}
-		var mesh *levelset.Mesh
+		var mesh *geom.Mesh
 		if g.Mesh != "" || pv != nil {
 			mesh = groundMesh(g, sim.Field())
 		}

@@ -10,7 +10,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/preview"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -67,8 +67,8 @@ func newGroundPreviewer(sc *Scene) *previewer {
 	cfg := sc.Ground.Config
 	e := cfg.Extent
 	top := cfg.Terrain.Top()
-	lo := levelset.Vec3{cfg.X(e.I0), top - 0.1, cfg.Z(e.J0)}
-	hi := levelset.Vec3{cfg.X(e.I1 - 1), top + 0.1, cfg.Z(e.J1 - 1)}
+	lo := geom.Vec3{cfg.X(e.I0), top - 0.1, cfg.Z(e.J0)}
+	hi := geom.Vec3{cfg.X(e.I1 - 1), top + 0.1, cfg.Z(e.J1 - 1)}
 	return &previewer{
 		dir:     sc.OutDir,
 		pattern: strings.TrimSuffix(sc.Pattern, filepath.Ext(sc.Pattern)) + ".png",
@@ -79,7 +79,7 @@ func newGroundPreviewer(sc *Scene) *previewer {
 }
 
 // render draws particles at xs and, when not nil, a mesh, as frame f's picture.
-func (pv *previewer) render(f int, xs []simcore.Vec3, mesh *levelset.Mesh) error {
+func (pv *previewer) render(f int, xs []simcore.Vec3, mesh *geom.Mesh) error {
 	pv.pos = pv.pos[:0]
 	for _, x := range xs {
 		pv.pos = append(pv.pos, float32(x[0]), float32(x[1]), float32(x[2]))

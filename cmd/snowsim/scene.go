@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -177,7 +177,7 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	if f.Domain.Min == nil || f.Domain.Max == nil || f.Domain.H == nil {
 		return nil, sceneError(name, "domain", "min, max and h are required")
 	}
-	cfg.Domain = levelset.Bounds{Min: *f.Domain.Min, Max: *f.Domain.Max}
+	cfg.Domain = geom.Box{Min: *f.Domain.Min, Max: *f.Domain.Max}
 	for a := 0; a < 3; a++ {
 		if !(cfg.Domain.Max[a] > cfg.Domain.Min[a]) {
 			return nil, sceneError(name, "domain.max", "%v must exceed domain.min %v on every axis", cfg.Domain.Max, cfg.Domain.Min)
@@ -286,8 +286,8 @@ func parseScene(name string, r io.Reader, resolution float64) (*Scene, error) {
 	dir := sceneDir(name)
 	for i, sk := range f.Snow {
 		key := fmt.Sprintf("snow[%d]", i+1)
-		var shape levelset.Shape
-		var bounds levelset.Bounds
+		var shape geom.Shape
+		var bounds geom.Box
 		switch sk.Shape {
 		case "mesh", "vdb":
 			shape, bounds, err = sk.shapeKeys.snowFromFile(key, dir)
@@ -373,7 +373,7 @@ func setFloat(dst, src *float64) {
 }
 
 // build turns shape keys into a shape and the box that bounds it (infinite for a plane).
-func (k *shapeKeys) build(key string) (levelset.Shape, levelset.Bounds, error) {
+func (k *shapeKeys) build(key string) (geom.Shape, geom.Box, error) {
 	need := func(field string, ok bool) error {
 		if !ok {
 			return fmt.Errorf("%s.%s: required for shape %q", key, field, k.Shape)
@@ -381,7 +381,7 @@ func (k *shapeKeys) build(key string) (levelset.Shape, levelset.Bounds, error) {
 		return nil
 	}
 	finite := func(field string, v [3]float64) error {
-		if !levelset.Vec3(v).IsFinite() {
+		if !geom.Vec3(v).IsFinite() {
 			return fmt.Errorf("%s.%s: %v must be finite", key, field, v)
 		}
 		return nil
@@ -389,65 +389,65 @@ func (k *shapeKeys) build(key string) (levelset.Shape, levelset.Bounds, error) {
 	switch k.Shape {
 	case "sphere":
 		if err := errors.Join(need("center", k.Center != nil), need("radius", k.Radius != nil)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
 		if err := finite("center", *k.Center); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
 		if !(*k.Radius > 0) || math.IsInf(*k.Radius, 0) {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.radius: %g must be > 0", key, *k.Radius)
+			return nil, geom.Box{}, fmt.Errorf("%s.radius: %g must be > 0", key, *k.Radius)
 		}
-		c, r := levelset.Vec3(*k.Center), *k.Radius
-		rr := levelset.Vec3{r, r, r}
-		return levelset.Sphere{Center: c, Radius: r}, levelset.Bounds{Min: c.Sub(rr), Max: c.Add(rr)}, nil
+		c, r := geom.Vec3(*k.Center), *k.Radius
+		rr := geom.Vec3{r, r, r}
+		return geom.Sphere{Center: c, Radius: r}, geom.Box{Min: c.Sub(rr), Max: c.Add(rr)}, nil
 	case "box":
 		if err := errors.Join(need("min", k.Min != nil), need("max", k.Max != nil)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
 		if err := errors.Join(finite("min", *k.Min), finite("max", *k.Max)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
-		b := levelset.Bounds{Min: *k.Min, Max: *k.Max}
+		b := geom.Box{Min: *k.Min, Max: *k.Max}
 		for a := 0; a < 3; a++ {
 			if !(b.Max[a] > b.Min[a]) {
 				return nil, b, fmt.Errorf("%s.max: %v must exceed min %v on every axis", key, b.Max, b.Min)
 			}
 		}
-		return levelset.Box{Min: b.Min, Max: b.Max}, b, nil
+		return geom.Box{Min: b.Min, Max: b.Max}, b, nil
 	case "plane":
 		if err := errors.Join(need("point", k.Point != nil), need("normal", k.Normal != nil)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
 		if err := errors.Join(finite("point", *k.Point), finite("normal", *k.Normal)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
-		n := levelset.Vec3(*k.Normal)
+		n := geom.Vec3(*k.Normal)
 		if n.Norm() == 0 {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.normal: must not be zero", key)
+			return nil, geom.Box{}, fmt.Errorf("%s.normal: must not be zero", key)
 		}
 		inf := math.Inf(1)
-		return levelset.HalfSpace{Point: *k.Point, Normal: n.Unit()},
-			levelset.Bounds{Min: levelset.Vec3{-inf, -inf, -inf}, Max: levelset.Vec3{inf, inf, inf}}, nil
+		return geom.HalfSpace{Point: *k.Point, Normal: n.Unit()},
+			geom.Box{Min: geom.Vec3{-inf, -inf, -inf}, Max: geom.Vec3{inf, inf, inf}}, nil
 	case "cylinder":
 		if err := errors.Join(need("a", k.A != nil), need("b", k.B != nil), need("radius", k.Radius != nil)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
 		if err := errors.Join(finite("a", *k.A), finite("b", *k.B)); err != nil {
-			return nil, levelset.Bounds{}, err
+			return nil, geom.Box{}, err
 		}
-		a, b, r := levelset.Vec3(*k.A), levelset.Vec3(*k.B), *k.Radius
+		a, b, r := geom.Vec3(*k.A), geom.Vec3(*k.B), *k.Radius
 		if !(r > 0) || math.IsInf(r, 0) {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.radius: %g must be > 0", key, r)
+			return nil, geom.Box{}, fmt.Errorf("%s.radius: %g must be > 0", key, r)
 		}
 		if a == b {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.b: the axis ends a and b must differ", key)
+			return nil, geom.Box{}, fmt.Errorf("%s.b: the axis ends a and b must differ", key)
 		}
-		rr := levelset.Vec3{r, r, r}
-		return levelset.Cylinder{A: a, B: b, Radius: r}, levelset.Bounds{Min: a.Min(b).Sub(rr), Max: a.Max(b).Add(rr)}, nil
+		rr := geom.Vec3{r, r, r}
+		return geom.Cylinder{A: a, B: b, Radius: r}, geom.Box{Min: a.Min(b).Sub(rr), Max: a.Max(b).Add(rr)}, nil
 	case "":
-		return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: required (%s)", key, shapeNames)
+		return nil, geom.Box{}, fmt.Errorf("%s.shape: required (%s)", key, shapeNames)
 	}
-	return nil, levelset.Bounds{}, fmt.Errorf("%s.shape: %q is not one of %s", key, k.Shape, shapeNames)
+	return nil, geom.Box{}, fmt.Errorf("%s.shape: %q is not one of %s", key, k.Shape, shapeNames)
 }
 
 // shapeNames lists the shapes a scene knows.

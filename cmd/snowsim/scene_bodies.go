@@ -9,6 +9,8 @@ import (
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/vdb"
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
 )
 
@@ -36,32 +38,32 @@ func (k *shapeKeys) file(key, dir string) (string, error) {
 
 // snowFromFile is a snow volume read from a file: a closed mesh (shape "mesh": OBJ,
 // STL or a glTF scene's rest pose) filled exactly, or a level set (shape "vdb").
-func (k *shapeKeys) snowFromFile(key, dir string) (levelset.Shape, levelset.Bounds, error) {
+func (k *shapeKeys) snowFromFile(key, dir string) (geom.Shape, geom.Box, error) {
 	path, err := k.file(key, dir)
 	if err != nil {
-		return nil, levelset.Bounds{}, err
+		return nil, geom.Box{}, err
 	}
 	if k.Shape == "mesh" {
 		m, err := k.mesh(key, path)
 		if err != nil {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.path: %v", key, err)
+			return nil, geom.Box{}, fmt.Errorf("%s.path: %v", key, err)
 		}
-		shape, err := levelset.NewMeshShape(m)
+		shape, err := voxelize.NewMeshShape(m)
 		if err != nil {
-			return nil, levelset.Bounds{}, fmt.Errorf("%s.path: %s: %v", key, path, err)
+			return nil, geom.Box{}, fmt.Errorf("%s.path: %s: %v", key, path, err)
 		}
 		return shape, shape.Bounds(), nil
 	}
 	shape, err := k.levelSet(key, path)
 	if err != nil {
-		return nil, levelset.Bounds{}, err
+		return nil, geom.Box{}, err
 	}
 	lo, hi, ok := shape.Grid().ActiveBounds()
 	if !ok {
-		return nil, levelset.Bounds{}, fmt.Errorf("%s.path: %s: the level set has no active voxels", key, path)
+		return nil, geom.Box{}, fmt.Errorf("%s.path: %s: the level set has no active voxels", key, path)
 	}
 	tr := shape.Grid().Transform
-	return shape, levelset.Bounds{Min: tr.IndexToWorld(lo), Max: tr.IndexToWorld(hi)}, nil
+	return shape, geom.Box{Min: tr.IndexToWorld(lo), Max: tr.IndexToWorld(hi)}, nil
 }
 
 // levelSet reads the level set grid of a VDB file: the grid named by the grid key,
@@ -137,7 +139,7 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 		return nil, nil, fmt.Errorf("%s: fps and start are for a \"vdb\" sequence", key)
 	}
 
-	var body levelset.Shape
+	var body geom.Shape
 	switch ck.Shape {
 	case "vdb":
 		path, err := ck.file(key, dir)
@@ -231,7 +233,7 @@ func (ck *colliderKeys) sequence(key, pattern string, contact simcore.Surface) (
 
 // mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
 // animation, default the first), else in its rest pose.
-func (k *shapeKeys) mesh(key, path string) (*levelset.Mesh, error) {
+func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
 	clip, t := "", -1.0
 	if k.Clip != nil {
 		clip = *k.Clip
@@ -251,7 +253,7 @@ func (k *shapeKeys) mesh(key, path string) (*levelset.Mesh, error) {
 // voxelizeCollider turns a static mesh into the level set a rigid collider carries,
 // with voxels of the given size (default h/2, so that the trilinear level set is
 // finer than the simulation grid).
-func voxelizeCollider(key, path string, m *levelset.Mesh, voxel *float64, h float64) (*levelset.GridShape, error) {
+func voxelizeCollider(key, path string, m *geom.Mesh, voxel *float64, h float64) (*levelset.GridShape, error) {
 	size := h / 2
 	if voxel != nil {
 		if size = *voxel; !(size > 0) || math.IsInf(size, 0) {
@@ -260,7 +262,7 @@ func voxelizeCollider(key, path string, m *levelset.Mesh, voxel *float64, h floa
 	}
 	// The band reaches the solver's kernel (two cells of h) around the surface.
 	band := int(math.Ceil(2*h/size)) + 1
-	c, err := levelset.Voxelize(m, levelset.VoxelizeOptions{VoxelSize: size, HalfWidth: band})
+	c, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: size, HalfWidth: band})
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %s: %v", key, path, err)
 	}
@@ -294,7 +296,7 @@ func (ck *colliderKeys) rigidKeys(key string) ([]simcore.TranslationKey, []simco
 			if k.Angle == nil {
 				return nil, nil, fmt.Errorf("%s.angle: required with axis (degrees)", kk)
 			}
-			axis := levelset.Vec3(*k.Axis)
+			axis := geom.Vec3(*k.Axis)
 			if !(axis.Norm() > 0) || !axis.IsFinite() {
 				return nil, nil, fmt.Errorf("%s.axis: %v: must be a finite, non-zero vector", kk, axis)
 			}

@@ -13,13 +13,14 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/formats/vdb"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
 )
 
 // writeBoxOBJ writes the box [lo, hi] as an OBJ of six quads, counter-clockwise from
 // outside.
-func writeBoxOBJ(t *testing.T, path string, lo, hi levelset.Vec3) {
+func writeBoxOBJ(t *testing.T, path string, lo, hi geom.Vec3) {
 	t.Helper()
 	var b strings.Builder
 	for i := range 8 {
@@ -40,7 +41,7 @@ func writeBoxOBJ(t *testing.T, path string, lo, hi levelset.Vec3) {
 
 // writePlateSequence writes, as voxelize would, the collider files of a plate (a box
 // of the given size) whose centre starts at c0 and moves at v, at fps, frames 1..n.
-func writePlateSequence(t *testing.T, dir string, c0, size, v levelset.Vec3, fps float64, n int, h float64) {
+func writePlateSequence(t *testing.T, dir string, c0, size, v geom.Vec3, fps float64, n int, h float64) {
 	t.Helper()
 	half := size.Scale(0.5)
 	for f := 1; f <= n; f++ {
@@ -51,11 +52,11 @@ func writePlateSequence(t *testing.T, dir string, c0, size, v levelset.Vec3, fps
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Velocities = make([]levelset.Vec3, len(m.Positions))
+		m.Velocities = make([]geom.Vec3, len(m.Positions))
 		for i := range m.Velocities {
 			m.Velocities[i] = v
 		}
-		col, err := levelset.Voxelize(m, levelset.VoxelizeOptions{VoxelSize: h, HalfWidth: 4})
+		col, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: h, HalfWidth: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,8 +77,8 @@ func writePlateSequence(t *testing.T, dir string, c0, size, v levelset.Vec3, fps
 // Every new kind of body parses into the solver's types, with its keys.
 func TestSceneBodies(t *testing.T) {
 	dir := t.TempDir()
-	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), levelset.Vec3{0.2, 0.1, 0.2}, levelset.Vec3{0.4, 0.3, 0.4})
-	writePlateSequence(t, dir, levelset.Vec3{0.1, 0.2, 0.3}, levelset.Vec3{0.04, 0.3, 0.4}, levelset.Vec3{0.5, 0, 0}, 10, 3, 0.02)
+	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
+	writePlateSequence(t, dir, geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.04, 0.3, 0.4}, geom.Vec3{0.5, 0, 0}, 10, 3, 0.02)
 	scene := `
 [domain]
 min = [0, 0, 0]
@@ -151,7 +152,7 @@ rotation = [0, 0, 0, 1]
 		src.Variation.NoiseScale != 0.05 || src.Variation.ShellStiffness != 3 || src.Variation.NoiseSeed != src.Seed {
 		t.Errorf("snow[1]: %+v", src)
 	}
-	if _, ok := src.Shape.(*levelset.MeshShape); !ok {
+	if _, ok := src.Shape.(*voxelize.MeshShape); !ok {
 		t.Errorf("snow[1] shape %T", src.Shape)
 	}
 	if powder, _ := simcore.Preset("powder"); sc.Sources[1].Material != powder {
@@ -172,7 +173,7 @@ rotation = [0, 0, 0, 1]
 	if end, err := seqs.prepare(0.15); err != nil || math.Abs(end-0.2) > 1e-12 {
 		t.Fatalf("prepare: end %g, %v", end, err)
 	}
-	phi, _, vco := seqs.collider.Sample(levelset.Vec3{0.175, 0.2, 0.3}, 0.15)
+	phi, _, vco := seqs.collider.Sample(geom.Vec3{0.175, 0.2, 0.3}, 0.15)
 	if phi > -0.014 || math.Abs(vco[0]-0.5) > 1e-6 {
 		t.Errorf("plate centre at t = 0.15: phi %g, v %v", phi, vco)
 	}
@@ -180,14 +181,14 @@ rotation = [0, 0, 0, 1]
 	if end, err := seqs.prepare(0.5); err != nil || !math.IsInf(end, 1) {
 		t.Fatalf("prepare after the end: %g, %v", end, err)
 	}
-	if phi, _, vco := seqs.collider.Sample(levelset.Vec3{0.2, 0.2, 0.3}, 0.5); phi > 0 || vco != (levelset.Vec3{}) {
+	if phi, _, vco := seqs.collider.Sample(geom.Vec3{0.2, 0.2, 0.3}, 0.5); phi > 0 || vco != (geom.Vec3{}) {
 		t.Errorf("after the last file: phi %g, v %v", phi, vco)
 	}
 }
 
 func TestSceneBodyErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), levelset.Vec3{0.2, 0.1, 0.2}, levelset.Vec3{0.4, 0.3, 0.4})
+	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
 	base := "[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n[[snow]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.2\n"
 	for _, tc := range []struct{ extra, want string }{
 		{"[[collider]]\nshape = \"mesh\"\n", "collider[1].path: required"},
@@ -217,7 +218,7 @@ func TestDeformingColliderPushesSnow(t *testing.T) {
 	}
 	dir := t.TempDir()
 	const h, speed = 0.04, 0.6
-	writePlateSequence(t, dir, levelset.Vec3{0.14, 0.16, 0.4}, levelset.Vec3{0.08, 0.32, 0.48}, levelset.Vec3{speed, 0, 0}, 24, 13, h)
+	writePlateSequence(t, dir, geom.Vec3{0.14, 0.16, 0.4}, geom.Vec3{0.08, 0.32, 0.48}, geom.Vec3{speed, 0, 0}, 24, 13, h)
 	scene := fmt.Sprintf(`
 [domain]
 min = [0, 0, 0]

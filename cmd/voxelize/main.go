@@ -14,7 +14,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
-	"snowtools/levelset"
+	"snowtools/levelset/voxelize"
 )
 
 const usage = `voxelize turns an animated mesh into per-frame collider volumes for snowsim:
@@ -60,8 +60,8 @@ type settings struct {
 	last      int
 	clip      string
 	band      int // 0: automatic
-	normals   levelset.NormalMethod
-	sign      levelset.SignMethod
+	normals   voxelize.NormalMethod
+	sign      voxelize.SignMethod
 	threads   int
 	selection string // the -frames text, for messages
 }
@@ -119,19 +119,19 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	}
 	switch *normals {
 	case "gradient":
-		s.normals = levelset.NormalGradient
+		s.normals = voxelize.NormalGradient
 	case "sum26":
-		s.normals = levelset.NormalSum26
+		s.normals = voxelize.NormalSum26
 	default:
 		return nil, fmt.Errorf("-normals %q: use gradient or sum26", *normals)
 	}
 	switch *sign {
 	case "auto":
-		s.sign = levelset.SignAuto
+		s.sign = voxelize.SignAuto
 	case "pseudonormal":
-		s.sign = levelset.SignPseudonormal
+		s.sign = voxelize.SignPseudonormal
 	case "winding":
-		s.sign = levelset.SignWinding
+		s.sign = voxelize.SignWinding
 	default:
 		return nil, fmt.Errorf("-sign %q: use auto, pseudonormal or winding", *sign)
 	}

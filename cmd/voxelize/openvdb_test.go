@@ -11,6 +11,8 @@ import (
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 )
 
 // OpenVDB is the judge: it reads the collider voxelize writes for the spot mesh and
@@ -89,7 +91,7 @@ func TestVoxelizeReadByOpenVDB(t *testing.T) {
 	}
 	mesh := readOBJForTest(t, spot)
 	for _, w := range r.Worst {
-		exact := exactSignedDistance(mesh, levelset.Vec3{h * float64(w.IJK[0]), h * float64(w.IJK[1]), h * float64(w.IJK[2])})
+		exact := exactSignedDistance(mesh, geom.Vec3{h * float64(w.IJK[0]), h * float64(w.IJK[1]), h * float64(w.IJK[2])})
 		if math.Abs(w.Ours-exact) > 1e-3*h {
 			t.Errorf("voxel %v: ours %.6g, OpenVDB %.6g, exact %.6g", w.IJK, w.Ours, w.OpenVDB, exact)
 		}
@@ -99,7 +101,7 @@ func TestVoxelizeReadByOpenVDB(t *testing.T) {
 	}
 }
 
-func readOBJForTest(t *testing.T, path string) *levelset.Mesh {
+func readOBJForTest(t *testing.T, path string) *geom.Mesh {
 	t.Helper()
 	m, err := meshfile.Read(path)
 	if err != nil {
@@ -110,12 +112,12 @@ func readOBJForTest(t *testing.T, path string) *levelset.Mesh {
 
 // exactSignedDistance is the brute-force oracle: the nearest of all triangles, and
 // the side from the exact winding number.
-func exactSignedDistance(m *levelset.Mesh, p levelset.Vec3) float64 {
+func exactSignedDistance(m *geom.Mesh, p geom.Vec3) float64 {
 	d2 := math.Inf(1)
 	for _, tri := range m.Triangles {
-		d2 = min(d2, levelset.ClosestOnTriangle(p, m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]).Dist2)
+		d2 = min(d2, voxelize.ClosestOnTriangle(p, m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]).Dist2)
 	}
-	if levelset.ExactWindingNumber(m, p) >= 0.5 {
+	if voxelize.ExactWindingNumber(m, p) >= 0.5 {
 		return -math.Sqrt(d2)
 	}
 	return math.Sqrt(d2)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"snowtools/formats/vdb"
-	"snowtools/levelset"
+	"snowtools/levelset/voxelize"
 )
 
 // frameMeta is what a collider file says about where it comes from.
@@ -17,9 +17,9 @@ type frameMeta struct {
 // colliderFile lays a collider out as the VDB file snowsim reads: a level set
 // "surface", a velocity grid (m/s, OpenVDB's vector type for velocities) and a
 // normal grid, with the frame's metadata on the file.
-func colliderFile(c *levelset.Collider, m frameMeta) *vdb.File {
+func colliderFile(c *voxelize.Volumes, m frameMeta) *vdb.File {
 	sign := "pseudonormal"
-	if c.Sign == levelset.SignWinding {
+	if c.Sign == voxelize.SignWinding {
 		sign = "winding number"
 	}
 	return &vdb.File{

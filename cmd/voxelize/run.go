@@ -12,7 +12,8 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/vdb"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
 )
 
 // kernelVoxels is the part of the automatic band that does not come from motion:
@@ -84,7 +85,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			return fmt.Errorf("frame %d (%s): the mesh has no extent, so -res cannot size the voxels: use -voxel", all[0], src.Origin(all[0]))
 		}
 	}
-	var topo *levelset.Topology
+	var topo *geom.Topology
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
@@ -96,13 +97,13 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			return err
 		}
 		if topo == nil {
-			topo = levelset.NewTopology(mesh.Triangles)
+			topo = geom.NewTopology(mesh.Triangles)
 		}
 		band := s.band
 		if band == 0 {
 			band = kernelVoxels + int(math.Ceil(displacement/s.voxel))
 		}
-		col, err := levelset.Voxelize(mesh, levelset.VoxelizeOptions{
+		col, err := voxelize.Mesh(mesh, voxelize.Options{
 			VoxelSize: s.voxel, HalfWidth: band, Sign: s.sign, Normals: s.normals,
 			Threads: s.threads, Topology: topo,
 		})
@@ -149,7 +150,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 // withVelocities returns frame all[i] with vertex velocities from its neighbours in
 // the whole sequence (so that a run over part of it gives the same files), and the
 // largest distance a vertex travels to either neighbour.
-func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*levelset.Mesh, float64, error) {
+func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Mesh, float64, error) {
 	cur, err := meshes.get(all[i])
 	if err != nil {
 		return nil, 0, err
@@ -162,18 +163,18 @@ func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*levelse
 			return nil, 0, err
 		}
 		fromFrame = all[i-1]
-		displacement = levelset.MaxDisplacement(from.Positions, cur.Positions)
+		displacement = geom.MaxDisplacement(from.Positions, cur.Positions)
 	}
 	if i+1 < len(all) {
 		if to, err = meshes.neighbour(all[i+1], all[i], cur); err != nil {
 			return nil, 0, err
 		}
 		toFrame = all[i+1]
-		displacement = max(displacement, levelset.MaxDisplacement(cur.Positions, to.Positions))
+		displacement = max(displacement, geom.MaxDisplacement(cur.Positions, to.Positions))
 	}
 	m := *cur
 	if toFrame != fromFrame {
-		m.Velocities = levelset.VelocitiesBetween(from.Positions, to.Positions, float64(toFrame-fromFrame)/fps)
+		m.Velocities = geom.VelocitiesBetween(from.Positions, to.Positions, float64(toFrame-fromFrame)/fps)
 	}
 	return &m, displacement, nil
 }
@@ -182,14 +183,14 @@ func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*levelse
 // file is read once.
 type meshWindow struct {
 	src    source
-	meshes map[int]*levelset.Mesh
+	meshes map[int]*geom.Mesh
 }
 
 func newMeshWindow(src source) *meshWindow {
-	return &meshWindow{src: src, meshes: map[int]*levelset.Mesh{}}
+	return &meshWindow{src: src, meshes: map[int]*geom.Mesh{}}
 }
 
-func (w *meshWindow) get(frame int) (*levelset.Mesh, error) {
+func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
 	if m, ok := w.meshes[frame]; ok {
 		return m, nil
 	}
@@ -205,12 +206,12 @@ func (w *meshWindow) get(frame int) (*levelset.Mesh, error) {
 }
 
 // neighbour returns frame, checking that its topology is that of frame of, cur.
-func (w *meshWindow) neighbour(frame, of int, cur *levelset.Mesh) (*levelset.Mesh, error) {
+func (w *meshWindow) neighbour(frame, of int, cur *geom.Mesh) (*geom.Mesh, error) {
 	m, err := w.get(frame)
 	if err != nil {
 		return nil, err
 	}
-	if err := levelset.SameTopology(cur, m); err != nil {
+	if err := geom.SameTopology(cur, m); err != nil {
 		return nil, fmt.Errorf("%s: the topology changes between frames %d and %d (%v): velocities need the same vertices in every frame",
 			w.src.Name(), min(frame, of), max(frame, of), err)
 	}

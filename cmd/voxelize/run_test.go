@@ -11,6 +11,7 @@ import (
 
 	"snowtools/formats/vdb"
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // writeCubeSequence writes name1.obj ... nameN.obj (Blender's naming): a cube of
@@ -200,7 +201,7 @@ func TestVoxelizeExamplePaddle(t *testing.T) {
 	surface.ForEachActive(func(c levelset.Coord, phi float32) {
 		x := surface.Transform.IndexToWorld(c)
 		r := x.Sub(normal.Get(c).Vec3().Scale(float64(phi)))
-		want := levelset.Vec3{omega * r[2], 0, -omega * r[0]}.Scale(sinc)
+		want := geom.Vec3{omega * r[2], 0, -omega * r[0]}.Scale(sinc)
 		worst = max(worst, velocity.Get(c).Vec3().Sub(want).Norm())
 		n++
 	})

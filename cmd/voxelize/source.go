@@ -10,17 +10,17 @@ import (
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/gltf"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // source is an animated mesh: numbered frames that each give a mesh of the same
 // topology. Frame f is at (f - first)/fps seconds, first being the source's first
 // frame, whatever part of it a run voxelizes.
 type source interface {
-	Frames() []int                          // every frame the source holds, ascending
-	Mesh(frame int) (*levelset.Mesh, error) // positions and triangles, no velocities
-	Name() string                           // what the logs call it
-	Origin(frame int) string                // what a frame's file says it comes from
+	Frames() []int                      // every frame the source holds, ascending
+	Mesh(frame int) (*geom.Mesh, error) // positions and triangles, no velocities
+	Name() string                       // what the logs call it
+	Origin(frame int) string            // what a frame's file says it comes from
 }
 
 // openSource reads what the user named: a glTF/GLB file (its animation sampled at
@@ -88,7 +88,7 @@ func (s *gltfSource) Frames() []int {
 	return f
 }
 
-func (s *gltfSource) Mesh(frame int) (*levelset.Mesh, error) {
+func (s *gltfSource) Mesh(frame int) (*geom.Mesh, error) {
 	return s.scene.Mesh(s.clip, s.start+float64(frame-1)/s.fps)
 }
 
@@ -123,7 +123,7 @@ func (s *fileSequence) Name() string { return s.pattern }
 // Origin is the frame's own file.
 func (s *fileSequence) Origin(frame int) string { return s.path(frame) }
 
-func (s *fileSequence) Mesh(frame int) (*levelset.Mesh, error) {
+func (s *fileSequence) Mesh(frame int) (*geom.Mesh, error) {
 	return meshfile.Read(s.path(frame))
 }
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // The expected values below were derived by hand from the numbers in each file
@@ -24,20 +24,20 @@ func TestAnimatedTriangle(t *testing.T) {
 		c, sn := math.Cos(math.Pi/8), math.Sin(math.Pi/8)
 		for _, tc := range []struct {
 			t      float64
-			v1, v2 levelset.Vec3
+			v1, v2 geom.Vec3
 		}{
 			// t = 0.25 is a key: a quarter turn, x -> y, y -> -x.
-			{0.25, levelset.Vec3{0, 1, 0}, levelset.Vec3{-1, 0, 0}},
+			{0.25, geom.Vec3{0, 1, 0}, geom.Vec3{-1, 0, 0}},
 			// A quarter of the way from 0 to 90°: slerp gives 22.5° exactly; a
 			// normalized lerp would give 21.6°.
-			{0.0625, levelset.Vec3{c, sn, 0}, levelset.Vec3{-sn, c, 0}},
+			{0.0625, geom.Vec3{c, sn, 0}, geom.Vec3{-sn, c, 0}},
 			// Halfway between 180° and 270°: 225°.
-			{0.625, levelset.Vec3{-r2, -r2, 0}, levelset.Vec3{r2, -r2, 0}},
+			{0.625, geom.Vec3{-r2, -r2, 0}, geom.Vec3{r2, -r2, 0}},
 			// After the last key: clamped to the identity.
-			{7, levelset.Vec3{1, 0, 0}, levelset.Vec3{0, 1, 0}},
+			{7, geom.Vec3{1, 0, 0}, geom.Vec3{0, 1, 0}},
 		} {
 			m := mesh(t, s, 0, tc.t)
-			near(t, name+" vertex 0", m.Positions[0], levelset.Vec3{}, 1e-12)
+			near(t, name+" vertex 0", m.Positions[0], geom.Vec3{}, 1e-12)
 			near(t, name+" vertex 1", m.Positions[1], tc.v1, 1e-6)
 			near(t, name+" vertex 2", m.Positions[2], tc.v2, 1e-6)
 		}
@@ -66,7 +66,7 @@ func TestCubicSplineAsset(t *testing.T) {
 		}
 		for _, tc := range []struct{ t, x float64 }{{0.5, 0.5}, {0.25, 0.15625}, {0, 0}, {1, 1}, {-1, 0}, {3, 1}} {
 			w := s.nodeWorld(0, tc.t, 0)
-			near(t, name+" translation", levelset.Vec3{w[12], w[13], w[14]}, levelset.Vec3{tc.x, 0, 0}, 1e-12)
+			near(t, name+" translation", geom.Vec3{w[12], w[13], w[14]}, geom.Vec3{tc.x, 0, 0}, 1e-12)
 		}
 	}
 }
@@ -80,16 +80,16 @@ func TestSimpleMorph(t *testing.T) {
 		for _, tc := range []struct {
 			clip int
 			t    float64
-			v2   levelset.Vec3
+			v2   geom.Vec3
 		}{
-			{-1, 0, levelset.Vec3{0.5, 1.5, 0}},     // rest: mesh weights 0.5, 0.5
-			{0, 0.25, levelset.Vec3{0.75, 0.75, 0}}, // w = (0, 0.25)
-			{0, 2, levelset.Vec3{0.5, 2.5, 0}},      // w = (1, 1)
-			{0, 2.5, levelset.Vec3{0, 2, 0}},        // w = (1, 0.5)
-			{0, 4, levelset.Vec3{0.5, 0.5, 0}},      // w = (0, 0)
+			{-1, 0, geom.Vec3{0.5, 1.5, 0}},     // rest: mesh weights 0.5, 0.5
+			{0, 0.25, geom.Vec3{0.75, 0.75, 0}}, // w = (0, 0.25)
+			{0, 2, geom.Vec3{0.5, 2.5, 0}},      // w = (1, 1)
+			{0, 2.5, geom.Vec3{0, 2, 0}},        // w = (1, 0.5)
+			{0, 4, geom.Vec3{0.5, 0.5, 0}},      // w = (0, 0)
 		} {
 			m := mesh(t, s, tc.clip, tc.t)
-			near(t, name+" vertex 1", m.Positions[1], levelset.Vec3{1, 0, 0}, 1e-12)
+			near(t, name+" vertex 1", m.Positions[1], geom.Vec3{1, 0, 0}, 1e-12)
 			near(t, name+" vertex 2", m.Positions[2], tc.v2, 1e-12)
 		}
 	}
@@ -105,18 +105,18 @@ func TestSimpleSkin(t *testing.T) {
 	//   v8 (-0.5,2,0): T(0,-1,0) -> (-0.5,1) -> R90 -> (-1,-0.5) -> (-1,0.5,0)
 	//   v9 (0.5,2,0):  (0.5,1) -> (-1,0.5) -> (-1,1.5,0)
 	//   v4 (-0.5,1,0): M0 -> (-0.5,1,0), M1 -> (0,0.5,0); half each: (-0.25,0.75,0)
-	var meshes []*levelset.Mesh
+	var meshes []*geom.Mesh
 	for _, name := range []string{"SimpleSkin.gltf", "SimpleSkin.glb"} {
 		s := openAsset(t, name)
 		m := mesh(t, s, 0, 1)
-		near(t, name+" v0", m.Positions[0], levelset.Vec3{-0.5, 0, 0}, 1e-6)
-		near(t, name+" v8", m.Positions[8], levelset.Vec3{-1, 0.5, 0}, 1e-6)
-		near(t, name+" v9", m.Positions[9], levelset.Vec3{-1, 1.5, 0}, 1e-6)
-		near(t, name+" v4", m.Positions[4], levelset.Vec3{-0.25, 0.75, 0}, 1e-6)
+		near(t, name+" v0", m.Positions[0], geom.Vec3{-0.5, 0, 0}, 1e-6)
+		near(t, name+" v8", m.Positions[8], geom.Vec3{-1, 0.5, 0}, 1e-6)
+		near(t, name+" v9", m.Positions[9], geom.Vec3{-1, 1.5, 0}, 1e-6)
+		near(t, name+" v4", m.Positions[4], geom.Vec3{-0.25, 0.75, 0}, 1e-6)
 		// At t = 0 node 2 has no rotation: M0 = M1 = I, the stored positions.
 		m = mesh(t, s, 0, 0)
-		near(t, name+" v0 at rest", m.Positions[0], levelset.Vec3{-0.5, 0, 0}, 1e-12)
-		near(t, name+" v9 at rest", m.Positions[9], levelset.Vec3{0.5, 2, 0}, 1e-12)
+		near(t, name+" v0 at rest", m.Positions[0], geom.Vec3{-0.5, 0, 0}, 1e-12)
+		near(t, name+" v9 at rest", m.Positions[9], geom.Vec3{0.5, 2, 0}, 1e-12)
 		meshes = append(meshes, mesh(t, s, 0, 2.75))
 	}
 	sameMesh(t, meshes[0], meshes[1])
@@ -134,18 +134,18 @@ func TestBoxAnimated(t *testing.T) {
 		t.Fatalf("%d vertices, want 224 + 96", s.VertexCount())
 	}
 	const a = 0.332040011882782
-	outer := levelset.Vec3{-0.34599998593330383, -0.4970000088214874, 0.3490000069141388}
+	outer := geom.Vec3{-0.34599998593330383, -0.4970000088214874, 0.3490000069141388}
 	for _, tc := range []struct {
 		t     float64
-		inner levelset.Vec3
+		inner geom.Vec3
 	}{
 		// Before the rotation starts: identity, translation 1.26 (halfway to 2.52).
-		{0.625, levelset.Vec3{-a, -0.5 + 1.26, a}},
+		{0.625, geom.Vec3{-a, -0.5 + 1.26, a}},
 		// Halfway through the rotation: the keys have a negative dot product, so
 		// the shortest path is taken, 90° about x: (x,y,z) -> (x,-z,y); y += 2.52.
-		{1.875, levelset.Vec3{-a, -a + 2.52, -0.5}},
+		{1.875, geom.Vec3{-a, -a + 2.52, -0.5}},
 		// At 2.5 s: 180° about x, (x,y,z) -> (x,-y,-z); y += 2.52.
-		{2.5, levelset.Vec3{-a, 0.5 + 2.52, -a}},
+		{2.5, geom.Vec3{-a, 0.5 + 2.52, -a}},
 	} {
 		m := mesh(t, s, 0, tc.t)
 		near(t, "outer vertex 0", m.Positions[0], outer, 1e-12)
@@ -175,16 +175,16 @@ func TestRiggedSimple(t *testing.T) {
 	if s.VertexCount() != 160 || s.TriangleCount() != 188 {
 		t.Fatalf("%d vertices, %d triangles; want 160, 188", s.VertexCount(), s.TriangleCount())
 	}
-	v0 := levelset.Vec3{0, -4.575077056884766, 0.9999995827674866}
+	v0 := geom.Vec3{0, -4.575077056884766, 0.9999995827674866}
 	for _, time := range []float64{0.0416666, 1.0416669845581055, 2} {
 		near(t, "vertex 0", mesh(t, s, 0, time).Positions[0], v0, 1e-6)
 	}
 	m := mesh(t, s, 0, 1.0416669845581055)
-	near(t, "vertex 66", m.Positions[66], levelset.Vec3{2.655418, 3.744363, -0.441431}, 1e-5)
-	near(t, "vertex 67", m.Positions[67], levelset.Vec3{2.218507, 4.043028, -0.087805}, 1e-5)
+	near(t, "vertex 66", m.Positions[66], geom.Vec3{2.655418, 3.744363, -0.441431}, 1e-5)
+	near(t, "vertex 67", m.Positions[67], geom.Vec3{2.218507, 4.043028, -0.087805}, 1e-5)
 	// At the first key (the bind pose) vertex 66 is B(p).
 	m = mesh(t, s, 0, 0.04166661947965622)
-	near(t, "vertex 66 at bind", m.Positions[66], levelset.Vec3{0.087806, 4.575077, -0.441431}, 1e-5)
+	near(t, "vertex 66 at bind", m.Positions[66], geom.Vec3{0.087806, 4.575077, -0.441431}, 1e-5)
 }
 
 // TestGLBMatchesGLTF checks that each repacked .glb gives exactly the mesh of its
@@ -200,9 +200,9 @@ func TestGLBMatchesGLTF(t *testing.T) {
 }
 
 // sameMesh fails unless a and b are identical.
-func sameMesh(t *testing.T, a, b *levelset.Mesh) {
+func sameMesh(t *testing.T, a, b *geom.Mesh) {
 	t.Helper()
-	if err := levelset.SameTopology(a, b); err != nil {
+	if err := geom.SameTopology(a, b); err != nil {
 		t.Fatal(err)
 	}
 	for i := range a.Positions {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // FuzzDecode feeds arbitrary bytes to Decode (with a folder holding one external
@@ -34,7 +34,7 @@ func FuzzDecode(f *testing.F) {
 		if s.VertexCount() > 1<<16 {
 			return // legitimate instancing of big meshes; evaluating it is slow, not wrong
 		}
-		var first *levelset.Mesh
+		var first *geom.Mesh
 		check := func(clip int, time float64) {
 			m, err := s.Mesh(clip, time)
 			if err != nil {
@@ -49,7 +49,7 @@ func FuzzDecode(f *testing.F) {
 			}
 			if first == nil {
 				first = m
-			} else if err := levelset.SameTopology(first, m); err != nil {
+			} else if err := geom.SameTopology(first, m); err != nil {
 				t.Fatalf("Mesh(%d, %g): topology changes: %v", clip, time, err)
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // doc builds a glTF document in a test: one buffer, embedded as a data: URI,
@@ -125,7 +125,7 @@ func decodeDoc(t testing.TB, d *doc) *Scene {
 }
 
 // mesh evaluates s, failing the test on error.
-func mesh(t testing.TB, s *Scene, clip int, time float64) *levelset.Mesh {
+func mesh(t testing.TB, s *Scene, clip int, time float64) *geom.Mesh {
 	t.Helper()
 	m, err := s.Mesh(clip, time)
 	if err != nil {
@@ -135,7 +135,7 @@ func mesh(t testing.TB, s *Scene, clip int, time float64) *levelset.Mesh {
 }
 
 // near fails the test unless got and want agree to tol in every component.
-func near(t testing.TB, what string, got, want levelset.Vec3, tol float64) {
+func near(t testing.TB, what string, got, want geom.Vec3, tol float64) {
 	t.Helper()
 	for i := range got {
 		if !(math.Abs(got[i]-want[i]) <= tol) {

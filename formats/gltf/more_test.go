@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func TestMorphWeightPrecedence(t *testing.T) {
@@ -15,12 +15,12 @@ func TestMorphWeightPrecedence(t *testing.T) {
 	d.floats("VEC3", 0, 0, 0, 0, 0, 0, 1, 0, 0)
 	prim0(d)["targets"] = []any{map[string]any{"POSITION": 2}}
 	d.json["meshes"].([]any)[0].(map[string]any)["weights"] = []float64{0.25}
-	near(t, "mesh weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], levelset.Vec3{0.25, 1, 0}, 0)
+	near(t, "mesh weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], geom.Vec3{0.25, 1, 0}, 0)
 	d.json["nodes"] = []any{map[string]any{"mesh": 0, "weights": []float64{0.5}}}
-	near(t, "node weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], levelset.Vec3{0.5, 1, 0}, 0)
+	near(t, "node weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], geom.Vec3{0.5, 1, 0}, 0)
 	delete(d.json["meshes"].([]any)[0].(map[string]any), "weights")
 	d.json["nodes"] = []any{map[string]any{"mesh": 0}}
-	near(t, "no weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], levelset.Vec3{0, 1, 0}, 0)
+	near(t, "no weights", mesh(t, decodeDoc(t, d), -1, 0).Positions[2], geom.Vec3{0, 1, 0}, 0)
 	d.json["nodes"] = []any{map[string]any{"mesh": 0, "weights": []float64{0.5, 1}}}
 	_, err := Decode(bytes.NewReader(d.bytes(t)), nil, "bad.gltf")
 	wantFormatError(t, err, "nodes[0].weights", "2 weights for 1 morph targets")
@@ -37,7 +37,7 @@ func TestMeshQuantization(t *testing.T) {
 	wantFormatError(t, err, "accessors[0]", "expected FLOAT")
 	d.json["extensionsUsed"] = []string{"KHR_mesh_quantization"}
 	d.json["extensionsRequired"] = []string{"KHR_mesh_quantization"}
-	near(t, "vertex 1", mesh(t, decodeDoc(t, d), -1, 0).Positions[1], levelset.Vec3{2, 0, 0}, 0)
+	near(t, "vertex 1", mesh(t, decodeDoc(t, d), -1, 0).Positions[1], geom.Vec3{2, 0, 0}, 0)
 }
 
 // TestConcurrentMesh evaluates frames from several goroutines (run with -race):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // pose is the scratch state of one evaluation: the animated local properties and
@@ -79,7 +79,7 @@ func (s *Scene) evaluate(p *pose, c int, t float64) {
 //
 // A position that is not finite after evaluation (an overflow in the transforms)
 // is a *FormatError.
-func (s *Scene) Mesh(clip int, t float64) (*levelset.Mesh, error) {
+func (s *Scene) Mesh(clip int, t float64) (*geom.Mesh, error) {
 	if clip < -1 || clip >= len(s.clips) {
 		return nil, fmt.Errorf("gltf: %s: clip %d does not exist (the file has %d animations; -1 is the rest pose)", s.file, clip, len(s.clips))
 	}
@@ -90,8 +90,8 @@ func (s *Scene) Mesh(clip int, t float64) (*levelset.Mesh, error) {
 	defer s.pool.Put(p)
 	s.evaluate(p, clip, t)
 
-	m := &levelset.Mesh{
-		Positions: make([]levelset.Vec3, s.nVerts),
+	m := &geom.Mesh{
+		Positions: make([]geom.Vec3, s.nVerts),
 		Triangles: make([][3]int32, len(s.tris)),
 	}
 	copy(m.Triangles, s.tris)
@@ -115,7 +115,7 @@ func (s *Scene) Mesh(clip int, t float64) (*levelset.Mesh, error) {
 
 // place writes the world positions of draw d into out: morph, then skin or node
 // transform.
-func (s *Scene) place(p *pose, d *draw, out []levelset.Vec3) {
+func (s *Scene) place(p *pose, d *draw, out []geom.Vec3) {
 	pr := d.prim
 	var w []float64
 	if d.weightOff >= 0 {
@@ -148,7 +148,7 @@ func (s *Scene) place(p *pose, d *draw, out []levelset.Vec3) {
 				b[9+r] += wk * m[12+r]
 			}
 		}
-		out[v] = levelset.Vec3{
+		out[v] = geom.Vec3{
 			b[0]*x + b[3]*y + b[6]*z + b[9],
 			b[1]*x + b[4]*y + b[7]*z + b[10],
 			b[2]*x + b[5]*y + b[8]*z + b[11],

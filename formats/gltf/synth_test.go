@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func TestSparseAccessor(t *testing.T) {
@@ -20,8 +20,8 @@ func TestSparseAccessor(t *testing.T) {
 		"values":  map[string]any{"bufferView": vv},
 	}
 	m := mesh(t, decodeDoc(t, d), -1, 0)
-	near(t, "vertex 1", m.Positions[1], levelset.Vec3{1, 0, 0}, 0)
-	near(t, "vertex 2", m.Positions[2], levelset.Vec3{5, 5, 0}, 0)
+	near(t, "vertex 1", m.Positions[1], geom.Vec3{1, 0, 0}, 0)
+	near(t, "vertex 2", m.Positions[2], geom.Vec3{5, 5, 0}, 0)
 
 	// Without a bufferView the base is zeros: vertices 0 and 2 (u16 indices)
 	// get values, vertex 1 stays at the origin.
@@ -35,7 +35,7 @@ func TestSparseAccessor(t *testing.T) {
 		"values":  map[string]any{"bufferView": vv},
 	}
 	m = mesh(t, decodeDoc(t, d), -1, 0)
-	for i, want := range []levelset.Vec3{{1, 2, 3}, {0, 0, 0}, {4, 5, 6}} {
+	for i, want := range []geom.Vec3{{1, 2, 3}, {0, 0, 0}, {4, 5, 6}} {
 		near(t, "zero-based sparse vertex", m.Positions[i], want, 0)
 	}
 }
@@ -76,7 +76,7 @@ func TestNormalizedIntegers(t *testing.T) {
 	d.json["meshes"].([]any)[0].(map[string]any)["weights"] = []float64{1}
 	// Vertex 2 (0,1,0) + (1,-1,0) = (1,0,0).
 	m := mesh(t, decodeDoc(t, d), -1, 0)
-	near(t, "morphed vertex 2", m.Positions[2], levelset.Vec3{1, 0, 0}, 0)
+	near(t, "morphed vertex 2", m.Positions[2], geom.Vec3{1, 0, 0}, 0)
 
 	d = triangleDoc()
 	joints := d.accessor("VEC4", 5121, 3, make([]byte, 12)) // all joint 0
@@ -101,8 +101,8 @@ func TestNormalizedIntegers(t *testing.T) {
 	}}
 	s := decodeDoc(t, d)
 	// Rest: the joint turns 180° about z: (1,0,0) -> (-1,0,0). Animated: 90°.
-	near(t, "skinned vertex 1 at rest", mesh(t, s, -1, 0).Positions[1], levelset.Vec3{-1, 0, 0}, 1e-12)
-	near(t, "skinned vertex 1", mesh(t, s, 0, 0).Positions[1], levelset.Vec3{0, 1, 0}, 1e-12)
+	near(t, "skinned vertex 1 at rest", mesh(t, s, -1, 0).Positions[1], geom.Vec3{-1, 0, 0}, 1e-12)
+	near(t, "skinned vertex 1", mesh(t, s, 0, 0).Positions[1], geom.Vec3{0, 1, 0}, 1e-12)
 }
 
 // loaderFor returns a loader over d's buffers, for testing accessors directly.
@@ -134,14 +134,14 @@ func TestStep(t *testing.T) {
 	// before t, clamped at both ends.
 	s := decodeDoc(t, animDoc("translation", "STEP", []float32{0, 1, 2}, "VEC3", 0, 0, 0, 10, 0, 0, 20, 0, 0))
 	for _, tc := range []struct{ t, x float64 }{{-1, 0}, {0, 0}, {0.999, 0}, {1, 10}, {1.5, 10}, {2, 20}, {9, 20}} {
-		near(t, "STEP vertex 0", mesh(t, s, 0, tc.t).Positions[0], levelset.Vec3{tc.x, 0, 0}, 0)
+		near(t, "STEP vertex 0", mesh(t, s, 0, tc.t).Positions[0], geom.Vec3{tc.x, 0, 0}, 0)
 	}
 }
 
 func TestLinearAndCubicTranslation(t *testing.T) {
 	// LINEAR: keys (0 s, x=0), (2 s, x=4): x(0.5) = 1.
 	s := decodeDoc(t, animDoc("translation", "LINEAR", []float32{0, 2}, "VEC3", 0, 0, 0, 4, 0, 0))
-	near(t, "LINEAR", mesh(t, s, 0, 0.5).Positions[0], levelset.Vec3{1, 0, 0}, 1e-15)
+	near(t, "LINEAR", mesh(t, s, 0, 0.5).Positions[0], geom.Vec3{1, 0, 0}, 1e-15)
 
 	// CUBICSPLINE keys at 0 and 2 s (td = 2), x: v0 = 0, out-tangent b0 = 2,
 	// in-tangent a1 = -2, v1 = 1. At s = 0.5 the Hermite basis is h00 = 0.5,
@@ -150,8 +150,8 @@ func TestLinearAndCubicTranslation(t *testing.T) {
 	s = decodeDoc(t, animDoc("translation", "CUBICSPLINE", []float32{0, 2}, "VEC3",
 		9, 9, 9, 0, 0, 0, 2, 0, 0, // a0 (unused), v0, b0
 		-2, 0, 0, 1, 0, 0, 9, 9, 9)) // a1, v1, b1 (unused)
-	near(t, "CUBICSPLINE", mesh(t, s, 0, 1).Positions[0], levelset.Vec3{1.5, 0, 0}, 1e-15)
-	near(t, "CUBICSPLINE end", mesh(t, s, 0, 5).Positions[0], levelset.Vec3{1, 0, 0}, 0)
+	near(t, "CUBICSPLINE", mesh(t, s, 0, 1).Positions[0], geom.Vec3{1.5, 0, 0}, 1e-15)
+	near(t, "CUBICSPLINE end", mesh(t, s, 0, 5).Positions[0], geom.Vec3{1, 0, 0}, 0)
 }
 
 func TestCubicRotationNormalized(t *testing.T) {
@@ -163,7 +163,7 @@ func TestCubicRotationNormalized(t *testing.T) {
 		0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
 		0, 0, 0, 0, 0, 0, r, r, 0, 0, 0, 0))
 	c := math.Sqrt(0.5)
-	near(t, "vertex 1", mesh(t, s, 0, 0.5).Positions[1], levelset.Vec3{c, c, 0}, 1e-7)
+	near(t, "vertex 1", mesh(t, s, 0, 0.5).Positions[1], geom.Vec3{c, c, 0}, 1e-7)
 }
 
 func TestStripsAndFans(t *testing.T) {
@@ -230,8 +230,8 @@ func TestMatrixNodesAndInstances(t *testing.T) {
 	if len(m.Positions) != 6 || len(m.Triangles) != 2 {
 		t.Fatalf("%d vertices, %d triangles; want 6, 2", len(m.Positions), len(m.Triangles))
 	}
-	near(t, "node 1 vertex 1", m.Positions[1], levelset.Vec3{23, 2, 3}, 1e-12)
-	near(t, "node 2 vertex 1", m.Positions[4], levelset.Vec3{1, 4, 3}, 1e-12)
+	near(t, "node 1 vertex 1", m.Positions[1], geom.Vec3{23, 2, 3}, 1e-12)
+	near(t, "node 2 vertex 1", m.Positions[4], geom.Vec3{1, 4, 3}, 1e-12)
 	if m.Triangles[1] != [3]int32{3, 4, 5} {
 		t.Errorf("second copy's triangle %v, want [3 4 5]", m.Triangles[1])
 	}
@@ -263,8 +263,8 @@ func TestClipsByName(t *testing.T) {
 	if err != nil || i != 1 {
 		t.Fatalf("ClipByName(Run) = %d, %v", i, err)
 	}
-	near(t, "Run at 2 s", mesh(t, s, i, 2).Positions[0], levelset.Vec3{8, 0, 0}, 0)
-	near(t, "Walk at 2 s", mesh(t, s, 0, 2).Positions[0], levelset.Vec3{1, 0, 0}, 0)
+	near(t, "Run at 2 s", mesh(t, s, i, 2).Positions[0], geom.Vec3{8, 0, 0}, 0)
+	near(t, "Walk at 2 s", mesh(t, s, 0, 2).Positions[0], geom.Vec3{1, 0, 0}, 0)
 	if _, err := s.ClipByName("Fly"); err == nil || !strings.Contains(err.Error(), `"Walk", "Run"`) {
 		t.Errorf("ClipByName(Fly) error %v should list the clips", err)
 	}
@@ -297,6 +297,6 @@ func TestSkinWeightSets(t *testing.T) {
 	d.json["scenes"] = []any{map[string]any{"nodes": []int{0, 1, 2}}}
 	d.json["skins"] = []any{map[string]any{"joints": []int{1, 2}}}
 	m := mesh(t, decodeDoc(t, d), -1, 0)
-	near(t, "vertex 0", m.Positions[0], levelset.Vec3{0, 0, 0}, 0)
-	near(t, "vertex 1", m.Positions[1], levelset.Vec3{4, 0, 0}, 1e-15)
+	near(t, "vertex 0", m.Positions[0], geom.Vec3{0, 0, 0}, 0)
+	near(t, "vertex 1", m.Positions[1], geom.Vec3{4, 0, 0}, 1e-15)
 }

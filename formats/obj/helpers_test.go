@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // mustRead reads src, failing the test on error.
-func mustRead(t testing.TB, src string) *levelset.Mesh {
+func mustRead(t testing.TB, src string) *geom.Mesh {
 	t.Helper()
 	m, err := Read(strings.NewReader(src))
 	if err != nil {
@@ -41,7 +41,7 @@ func readError(t testing.TB, src string) *FormatError {
 }
 
 // writeOBJ writes m as plain OBJ text, with coordinates that read back exactly.
-func writeOBJ(m *levelset.Mesh) []byte {
+func writeOBJ(m *geom.Mesh) []byte {
 	var b bytes.Buffer
 	for _, p := range m.Positions {
 		b.WriteString("v")
@@ -63,7 +63,7 @@ func writeOBJ(m *levelset.Mesh) []byte {
 }
 
 // sameMesh reports whether a and b have the same positions and triangles.
-func sameMesh(a, b *levelset.Mesh) bool {
+func sameMesh(a, b *geom.Mesh) bool {
 	if len(a.Positions) != len(b.Positions) || len(a.Triangles) != len(b.Triangles) {
 		return false
 	}
@@ -72,14 +72,14 @@ func sameMesh(a, b *levelset.Mesh) bool {
 			return false
 		}
 	}
-	return levelset.SameTopology(a, b) == nil
+	return geom.SameTopology(a, b) == nil
 }
 
 // checkClosed fails unless every edge is shared by exactly two triangles running
 // along it in opposite directions: a closed, consistently oriented surface.
-func checkClosed(t testing.TB, m *levelset.Mesh) {
+func checkClosed(t testing.TB, m *geom.Mesh) {
 	t.Helper()
-	if topo := levelset.NewTopology(m.Triangles); !topo.Closed {
+	if topo := geom.NewTopology(m.Triangles); !topo.Closed {
 		t.Fatalf("not closed: %d boundary edges, %d non-manifold edges", topo.BoundaryEdges, topo.NonManifoldEdges)
 	}
 }

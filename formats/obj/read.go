@@ -5,13 +5,13 @@ import (
 	"io"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Read reads an OBJ file and returns its faces as one triangle mesh, with the
 // vertices in file order. Errors in the file are *FormatError; errors of r are
 // returned wrapped, naming the line being read.
-func Read(r io.Reader) (*levelset.Mesh, error) {
+func Read(r io.Reader) (*geom.Mesh, error) {
 	p := parser{lines: newLineReader(r)}
 	for {
 		line, n, err := p.lines.next()
@@ -34,7 +34,7 @@ func Read(r io.Reader) (*levelset.Mesh, error) {
 // parser turns logical lines into a mesh.
 type parser struct {
 	lines   *lineReader
-	mesh    levelset.Mesh
+	mesh    geom.Mesh
 	poly    []int32       // the current face's vertices; reused
 	forward []forwardFace // faces naming vertices not read yet
 }
@@ -61,7 +61,7 @@ func (p *parser) statement(line []byte, n int) error {
 
 // vertex reads "x y z", ignoring the w or vertex-colour values that may follow.
 func (p *parser) vertex(rest []byte, n int) error {
-	var v levelset.Vec3
+	var v geom.Vec3
 	for i := range v {
 		var f []byte
 		f, rest = nextField(rest)
@@ -116,7 +116,7 @@ func (p *parser) face(rest []byte, n int) error {
 }
 
 // finish checks what could only be checked once every vertex was known.
-func (p *parser) finish() (*levelset.Mesh, error) {
+func (p *parser) finish() (*geom.Mesh, error) {
 	if len(p.mesh.Triangles) == 0 {
 		return nil, &FormatError{Msg: fmt.Sprintf("no faces (%d vertices): a collider needs a surface", len(p.mesh.Positions))}
 	}

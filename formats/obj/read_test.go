@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 const square = `# a unit square as one quad
@@ -17,7 +17,7 @@ f 1 2 3 4
 
 func TestTriangle(t *testing.T) {
 	m := mustRead(t, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
-	want := []levelset.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
+	want := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}
 	if len(m.Positions) != 3 || m.Positions[0] != want[0] || m.Positions[1] != want[1] || m.Positions[2] != want[2] {
 		t.Errorf("positions %v", m.Positions)
 	}
@@ -29,7 +29,7 @@ func TestTriangle(t *testing.T) {
 func TestVertexExtras(t *testing.T) {
 	// w, and the r g b of the vertex-colour extension, are ignored.
 	m := mustRead(t, "v 1.5 -2e-3 +3E2 1.0\nv 1 2 3 0.5 0.25 1\nv\t4\t5\t6 1 0 0 1\nf 1 2 3\n")
-	want := []levelset.Vec3{{1.5, -0.002, 300}, {1, 2, 3}, {4, 5, 6}}
+	want := []geom.Vec3{{1.5, -0.002, 300}, {1, 2, 3}, {4, 5, 6}}
 	for i, p := range want {
 		if m.Positions[i] != p {
 			t.Errorf("vertex %d: %v, want %v", i, m.Positions[i], p)
@@ -83,7 +83,7 @@ func TestFan(t *testing.T) {
 
 func TestContinuation(t *testing.T) {
 	m := mustRead(t, "v 0 0 \\\n 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 \\\n3 \\\r\n 4\n")
-	if len(m.Positions) != 4 || m.Positions[0] != (levelset.Vec3{}) || len(m.Triangles) != 2 {
+	if len(m.Positions) != 4 || m.Positions[0] != (geom.Vec3{}) || len(m.Triangles) != 2 {
 		t.Fatalf("positions %v, triangles %v", m.Positions, m.Triangles)
 	}
 	// A backslash on the last line continues into nothing.

@@ -6,7 +6,7 @@ import (
 	"io"
 	"strconv"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Write writes m as an OBJ file: a "# snowtools" comment, one "v x y z" line
@@ -21,7 +21,7 @@ import (
 //
 // An invalid mesh (see levelset.Mesh.Validate) is an error that writes nothing.
 // Output is buffered; the underlying writer is not closed.
-func Write(w io.Writer, m *levelset.Mesh) error {
+func Write(w io.Writer, m *geom.Mesh) error {
 	if m == nil {
 		return fmt.Errorf("obj: Write: nil mesh")
 	}

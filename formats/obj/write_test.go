@@ -7,17 +7,17 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // gridMesh returns a height-field-like mesh of side x side vertices and
 // 2(side-1)^2 triangles, with coordinates that need all 17 digits.
-func gridMesh(side int) *levelset.Mesh {
-	m := &levelset.Mesh{}
+func gridMesh(side int) *geom.Mesh {
+	m := &geom.Mesh{}
 	for r := range side {
 		for c := range side {
 			x, z := float64(c)/3, float64(r)/7
-			m.Positions = append(m.Positions, levelset.Vec3{x, math.Sin(x) * math.Cos(z) / 10, z})
+			m.Positions = append(m.Positions, geom.Vec3{x, math.Sin(x) * math.Cos(z) / 10, z})
 		}
 	}
 	for r := 0; r+1 < side; r++ {
@@ -31,15 +31,15 @@ func gridMesh(side int) *levelset.Mesh {
 }
 
 func TestWriteRoundTrip(t *testing.T) {
-	meshes := []*levelset.Mesh{
+	meshes := []*geom.Mesh{
 		gridMesh(9),
 		{ // extreme values, negative zero, and velocities that OBJ drops
-			Positions: []levelset.Vec3{
+			Positions: []geom.Vec3{
 				{math.MaxFloat64, -math.SmallestNonzeroFloat64, math.Copysign(0, -1)},
 				{1e-300, -1e300, 0.1},
 				{1, 2, 3},
 			},
-			Velocities: []levelset.Vec3{{1, 1, 1}, {2, 2, 2}, {3, 3, 3}},
+			Velocities: []geom.Vec3{{1, 1, 1}, {2, 2, 2}, {3, 3, 3}},
 			Triangles:  [][3]int32{{0, 1, 2}, {2, 1, 0}},
 		},
 	}
@@ -66,8 +66,8 @@ func TestWriteRoundTrip(t *testing.T) {
 }
 
 func TestWriteText(t *testing.T) {
-	m := &levelset.Mesh{
-		Positions: []levelset.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 0.5, -2}},
+	m := &geom.Mesh{
+		Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 0.5, -2}},
 		Triangles: [][3]int32{{0, 1, 2}},
 	}
 	var b bytes.Buffer
@@ -81,19 +81,19 @@ func TestWriteText(t *testing.T) {
 }
 
 func TestWriteInvalid(t *testing.T) {
-	ok := levelset.Mesh{
-		Positions: []levelset.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
+	ok := geom.Mesh{
+		Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
 		Triangles: [][3]int32{{0, 1, 2}},
 	}
-	bad := []*levelset.Mesh{
+	bad := []*geom.Mesh{
 		nil,
 		{},
 		{Positions: ok.Positions},
 		{Positions: ok.Positions, Triangles: [][3]int32{{0, 1, 3}}},
 		{Positions: ok.Positions, Triangles: [][3]int32{{-1, 1, 2}}},
-		{Positions: []levelset.Vec3{{0, 0, 0}, {math.NaN(), 0, 0}, {0, 1, 0}}, Triangles: ok.Triangles},
-		{Positions: []levelset.Vec3{{0, 0, 0}, {1, 0, 0}, {0, math.Inf(1), 0}}, Triangles: ok.Triangles},
-		{Positions: ok.Positions, Triangles: ok.Triangles, Velocities: []levelset.Vec3{{}}},
+		{Positions: []geom.Vec3{{0, 0, 0}, {math.NaN(), 0, 0}, {0, 1, 0}}, Triangles: ok.Triangles},
+		{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, math.Inf(1), 0}}, Triangles: ok.Triangles},
+		{Positions: ok.Positions, Triangles: ok.Triangles, Velocities: []geom.Vec3{{}}},
 	}
 	for i, m := range bad {
 		var b bytes.Buffer

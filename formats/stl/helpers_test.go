@@ -7,7 +7,7 @@ import (
 
 	"github.com/hschendel/stl"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // cubeSolid returns the unit cube [0,1]^3 as 12 triangles, counter-clockwise
@@ -45,7 +45,7 @@ func encode(t testing.TB, s *stl.Solid, ascii bool) []byte {
 }
 
 // mustRead reads data, failing the test on error or on an invalid mesh.
-func mustRead(t testing.TB, data []byte) *levelset.Mesh {
+func mustRead(t testing.TB, data []byte) *geom.Mesh {
 	t.Helper()
 	m, err := Read(bytes.NewReader(data))
 	if err != nil {
@@ -75,7 +75,7 @@ func readError(t testing.TB, data []byte) *FormatError {
 }
 
 // solidOf turns a mesh back into a triangle soup.
-func solidOf(m *levelset.Mesh) *stl.Solid {
+func solidOf(m *geom.Mesh) *stl.Solid {
 	s := &stl.Solid{}
 	for _, tri := range m.Triangles {
 		var t stl.Triangle
@@ -89,7 +89,7 @@ func solidOf(m *levelset.Mesh) *stl.Solid {
 }
 
 // sameMesh reports whether a and b have the same positions and triangles.
-func sameMesh(a, b *levelset.Mesh) bool {
+func sameMesh(a, b *geom.Mesh) bool {
 	if len(a.Positions) != len(b.Positions) {
 		return false
 	}
@@ -98,20 +98,20 @@ func sameMesh(a, b *levelset.Mesh) bool {
 			return false
 		}
 	}
-	return levelset.SameTopology(a, b) == nil
+	return geom.SameTopology(a, b) == nil
 }
 
 // checkClosed fails unless every edge is shared by exactly two triangles running
 // along it in opposite directions: a closed, consistently oriented surface.
-func checkClosed(t testing.TB, m *levelset.Mesh) {
+func checkClosed(t testing.TB, m *geom.Mesh) {
 	t.Helper()
-	if topo := levelset.NewTopology(m.Triangles); !topo.Closed {
+	if topo := geom.NewTopology(m.Triangles); !topo.Closed {
 		t.Fatalf("not closed: %d boundary edges, %d non-manifold edges", topo.BoundaryEdges, topo.NonManifoldEdges)
 	}
 }
 
 // signedVolume is positive for a closed mesh wound counter-clockwise outside.
-func signedVolume(m *levelset.Mesh) float64 {
+func signedVolume(m *geom.Mesh) float64 {
 	v := 0.0
 	for _, tri := range m.Triangles {
 		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]

@@ -10,7 +10,7 @@ import (
 
 	"github.com/hschendel/stl"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // The binary layout: an 80-byte header, a uint32 triangle count, then 50 bytes
@@ -26,7 +26,7 @@ func binaryOffset(i int64) int64 { return headerSize + triangleSize*i }
 // Read reads a binary or ASCII STL file from the start of r and returns its
 // triangles as a welded mesh (see the package documentation). Errors in the file
 // are *FormatError; errors of r are returned wrapped.
-func Read(r io.ReadSeeker) (*levelset.Mesh, error) {
+func Read(r io.ReadSeeker) (*geom.Mesh, error) {
 	size, err := r.Seek(0, io.SeekEnd)
 	if err != nil {
 		return nil, fmt.Errorf("stl: finding the file size: %w", err)

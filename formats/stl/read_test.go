@@ -12,7 +12,7 @@ import (
 
 	"github.com/hschendel/stl"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func TestCube(t *testing.T) {
@@ -43,7 +43,7 @@ func TestWeldOrder(t *testing.T) {
 		{Vertices: [3]stl.Vec3{{1, 0, 0}, {next, 0, 0}, {0, 1, negZero}}},
 	}}
 	m := mustRead(t, encode(t, s, false))
-	want := []levelset.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {float64(next), 0, 0}}
+	want := []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {float64(next), 0, 0}}
 	if len(m.Positions) != len(want) {
 		t.Fatalf("positions %v, want %v", m.Positions, want)
 	}
@@ -66,7 +66,7 @@ func TestSequenceTopology(t *testing.T) {
 	s := cubeSolid()
 	s.Translate(stl.Vec3{0.5, 2, -1})
 	b := mustRead(t, encode(t, s, false))
-	if err := levelset.SameTopology(a, b); err != nil {
+	if err := geom.SameTopology(a, b); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/hschendel/stl"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // maxPrealloc caps the triangles reserved up front from a binary header's count
@@ -16,7 +16,7 @@ const maxPrealloc = 1 << 20
 // welder is the stl.Writer that receives the library's triangles and builds the
 // mesh, so that this package, not the library, decides what to allocate.
 type welder struct {
-	mesh   levelset.Mesh
+	mesh   geom.Mesh
 	index  map[[3]uint32]int32 // float32 bits of a position -> its vertex
 	binary bool
 	n      int64        // triangles received
@@ -37,7 +37,7 @@ func (w *welder) SetTriangleCount(n uint32) {
 	c := min(int(n), maxPrealloc)
 	w.mesh.Triangles = make([][3]int32, 0, c)
 	// A closed mesh has about half as many vertices as triangles.
-	w.mesh.Positions = make([]levelset.Vec3, 0, c/2)
+	w.mesh.Positions = make([]geom.Vec3, 0, c/2)
 	w.index = make(map[[3]uint32]int32, c/2)
 }
 
@@ -68,7 +68,7 @@ func (w *welder) AppendTriangle(t stl.Triangle) {
 			}
 			v = int32(len(w.mesh.Positions))
 			w.index[key] = v
-			w.mesh.Positions = append(w.mesh.Positions, levelset.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
+			w.mesh.Positions = append(w.mesh.Positions, geom.Vec3{float64(q[0]), float64(q[1]), float64(q[2])})
 		}
 		tri[k] = v
 	}

@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Limits on what a header may claim before the bytes behind it are read: a name or
@@ -87,8 +88,8 @@ func (d *decoder) i64(what string) int64 {
 	return 0
 }
 
-func (d *decoder) vec3d(what string) levelset.Vec3 {
-	var v levelset.Vec3
+func (d *decoder) vec3d(what string) geom.Vec3 {
+	var v geom.Vec3
 	if b := d.bytes(24, what); b != nil {
 		for k := range v {
 			v[k] = math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:]))
@@ -189,7 +190,7 @@ func (d *decoder) metadata(what string) Metadata {
 func (d *decoder) transform() levelset.Transform {
 	at := d.off
 	mapType := d.str("transform map type", maxNameLen)
-	var scale, origin levelset.Vec3
+	var scale, origin geom.Vec3
 	switch mapType {
 	case "UniformScaleMap", "ScaleMap":
 		scale = d.vec3d("transform scale")
@@ -200,7 +201,7 @@ func (d *decoder) transform() levelset.Transform {
 		d.bytes(4*24, "transform derived values")
 	case "TranslationMap":
 		origin = d.vec3d("transform translation")
-		scale = levelset.Vec3{1, 1, 1}
+		scale = geom.Vec3{1, 1, 1}
 	default:
 		if d.err == nil {
 			d.fail(at, "transform %q is not supported: only uniform scale and scale-translate maps "+

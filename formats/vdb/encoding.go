@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // enc appends the primitive encodings of the format to a byte slice: little endian
@@ -51,7 +52,7 @@ func (e *enc) metadata(m Metadata) {
 // Both store the scale with four derived vectors the reader trusts as given.
 func (e *enc) transform(t levelset.Transform) {
 	h := t.VoxelSize
-	if t.Origin == (levelset.Vec3{}) {
+	if t.Origin == (geom.Vec3{}) {
 		e.str("UniformScaleMap")
 	} else {
 		e.str("UniformScaleTranslateMap")

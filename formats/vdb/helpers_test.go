@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // testFile returns grids that exercise every part of the format: a level set with
@@ -16,13 +17,13 @@ func testFile(half bool) *File {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const h, radius = 0.05, 0.9
 	bg := float32(3 * h)
-	ls := levelset.NewGrid(levelset.Transform{VoxelSize: h, Origin: levelset.Vec3{0.3, -0.1, 0.2}}, bg)
+	ls := levelset.NewGrid(levelset.Transform{VoxelSize: h, Origin: geom.Vec3{0.3, -0.1, 0.2}}, bg)
 	n := int32(radius/h) + 4
 	for i := -n; i <= n; i++ {
 		for j := -n; j <= n; j++ {
 			for k := -n; k <= n; k++ {
 				c := levelset.Coord{i, j, k}
-				d := levelset.Vec3{float64(i), float64(j), float64(k)}.Scale(h).Norm() - radius
+				d := geom.Vec3{float64(i), float64(j), float64(k)}.Scale(h).Norm() - radius
 				switch {
 				case math.Abs(d) < 3*h:
 					ls.Set(c, float32(d))
@@ -38,7 +39,7 @@ func testFile(half bool) *File {
 		for j := -n; j <= n; j += 8 {
 			for k := -n; k <= n; k += 8 {
 				o := levelset.Coord{i, j, k}.AlignDown(levelset.LeafLog2)
-				centre := levelset.Vec3{float64(o[0]) + 3.5, float64(o[1]) + 3.5, float64(o[2]) + 3.5}.Scale(h)
+				centre := geom.Vec3{float64(o[0]) + 3.5, float64(o[1]) + 3.5, float64(o[2]) + 3.5}.Scale(h)
 				if ls.ProbeLeaf(o) == nil && centre.Norm() < radius-0.5*h*8 {
 					ls.SetTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -bg})
 				}
@@ -69,7 +70,7 @@ func testFile(half bool) *File {
 	fog.SetTile(levelset.Tile[float32]{Origin: levelset.Coord{-64, -64, -64}, Log2: levelset.LeafLog2, Value: 0.75, Active: true})
 	fog.SetTile(levelset.Tile[float32]{Origin: levelset.Coord{4096, 0, 0}, Log2: levelset.Internal2Log2, Value: 0.5})
 
-	vel := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1, Origin: levelset.Vec3{-1, 2, 3}}, levelset.Vec3f{})
+	vel := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1, Origin: geom.Vec3{-1, 2, 3}}, levelset.Vec3f{})
 	for range 2000 {
 		c := levelset.Coord{rng.Int32N(40) - 20, rng.Int32N(40) - 20, rng.Int32N(40) - 20}
 		vel.Set(c, levelset.Vec3f{rng.Float32() - 0.5, rng.Float32(), -rng.Float32()})

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // smallFile is a file with one tiny grid of each type, for the error tests.
@@ -21,7 +22,7 @@ func smallFile(t testing.TB, comp Compression, half bool) []byte {
 	for n := range levelset.LeafVoxels { // a leaf that zip compresses
 		ls.Set(levelset.LeafCoord(levelset.Coord{8, 8, 8}, n), 0.5)
 	}
-	v := levelset.NewGrid(levelset.Transform{VoxelSize: 0.5, Origin: levelset.Vec3{1, 2, 3}}, levelset.Vec3f{})
+	v := levelset.NewGrid(levelset.Transform{VoxelSize: 0.5, Origin: geom.Vec3{1, 2, 3}}, levelset.Vec3f{})
 	v.Set(levelset.Coord{-1, -2, -3}, levelset.Vec3f{1, 2, 3})
 	f := &File{Meta: Metadata{"creator": "snowtools"}, Grids: []*Grid{{Name: "ls", Class: LevelSet, Float: ls, Half: half}, {Name: "v", Vec3: v, Half: half}}}
 	return encode(t, f, comp)

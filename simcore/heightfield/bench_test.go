@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -14,7 +14,7 @@ import (
 func stepper(b *testing.B, m Material, scale float64, strides int) *Sim {
 	b.Helper()
 	l, w := 0.26*scale, 0.09*scale
-	foot := levelset.Box{Min: levelset.Vec3{-l / 2, 0, -w / 2}, Max: levelset.Vec3{l / 2, 0.08, w / 2}}
+	foot := geom.Box{Min: geom.Vec3{-l / 2, 0, -w / 2}, Max: geom.Vec3{l / 2, 0.08, w / 2}}
 	var keys []simcore.TranslationKey
 	for k := range strides {
 		x := -4 + 2.5*l*float64(k)

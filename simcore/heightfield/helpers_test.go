@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
 // press returns a rigid collider: body lowered from 10 cm above its resting pose to
 // depth below it over [0, down], held until hold, and raised back by up.
-func press(t *testing.T, body levelset.Shape, depth, down, hold, up float64) simcore.Collider {
+func press(t *testing.T, body geom.Shape, depth, down, hold, up float64) simcore.Collider {
 	t.Helper()
 	keys := []simcore.TranslationKey{
 		{T: 0, P: simcore.Vec3{0, 0.1, 0}},

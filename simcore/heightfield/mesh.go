@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Peek returns the height of column (i, j) without creating it: the terrain's
@@ -33,7 +33,7 @@ func (f *Field) Heights(r Rect) []float64 {
 // tile), and two triangles for every cell of the virtual grid whose four corners are
 // stored, counter-clockwise seen from above (normals up). It is nil when no cell is
 // stored.
-func (f *Field) Mesh() *levelset.Mesh {
+func (f *Field) Mesh() *geom.Mesh {
 	keys := make([]tileKey, 0, len(f.tiles))
 	for k := range f.tiles {
 		keys = append(keys, k)
@@ -41,14 +41,14 @@ func (f *Field) Mesh() *levelset.Mesh {
 	slices.SortFunc(keys, func(a, b tileKey) int { return cmp.Or(cmp.Compare(a.j, b.j), cmp.Compare(a.i, b.i)) })
 	const perTile = tileSide * tileSide
 	base := make(map[tileKey]int32, len(keys))
-	m := &levelset.Mesh{Positions: make([]levelset.Vec3, 0, len(keys)*perTile)}
+	m := &geom.Mesh{Positions: make([]geom.Vec3, 0, len(keys)*perTile)}
 	for n, k := range keys {
 		base[k] = int32(n * perTile)
 		t := f.tiles[k]
 		i0, j0 := int(k.i)<<tileLog2, int(k.j)<<tileLog2
 		for b := range tileSide {
 			for a := range tileSide {
-				m.Positions = append(m.Positions, levelset.Vec3{f.grid.X(i0 + a), t.h[b*tileSide+a], f.grid.Z(j0 + b)})
+				m.Positions = append(m.Positions, geom.Vec3{f.grid.X(i0 + a), t.h[b*tileSide+a], f.grid.Z(j0 + b)})
 			}
 		}
 	}
@@ -81,15 +81,15 @@ func (f *Field) Mesh() *levelset.Mesh {
 // GridMesh returns the columns in r as a triangle mesh, created or not: a vertex
 // per column, row by row, and two triangles per cell, counter-clockwise seen from
 // above. It is nil for a rectangle less than two columns wide or deep.
-func (f *Field) GridMesh(r Rect) *levelset.Mesh {
+func (f *Field) GridMesh(r Rect) *geom.Mesh {
 	w, d := r.I1-r.I0, r.J1-r.J0
 	if w < 2 || d < 2 {
 		return nil
 	}
-	m := &levelset.Mesh{Positions: make([]levelset.Vec3, 0, w*d), Triangles: make([][3]int32, 0, 2*(w-1)*(d-1))}
+	m := &geom.Mesh{Positions: make([]geom.Vec3, 0, w*d), Triangles: make([][3]int32, 0, 2*(w-1)*(d-1))}
 	for j := r.J0; j < r.J1; j++ {
 		for i := r.I0; i < r.I1; i++ {
-			m.Positions = append(m.Positions, levelset.Vec3{f.grid.X(i), f.Peek(i, j), f.grid.Z(j)})
+			m.Positions = append(m.Positions, geom.Vec3{f.grid.X(i), f.Peek(i, j), f.grid.Z(j)})
 		}
 	}
 	for b := range d - 1 {

@@ -6,7 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 	"snowtools/simcore"
 )
 
@@ -171,7 +172,7 @@ func (s *Sim) Step(dt float64) error {
 		moved              bool
 	}
 	out := make([]outcome, len(windows))
-	levelset.ParallelFor(s.cfg.Threads, len(windows), func(_, k int) {
+	parallel.For(s.cfg.Threads, len(windows), func(_, k int) {
 		w := windows[k]
 		o := &out[k]
 		o.pushed = w.collide(g, s.cfg.Bottom, t1)
@@ -213,7 +214,7 @@ func (s *Sim) Step(dt float64) error {
 // boxes returns the colliders that may reach the ground at time t, with their boxes.
 func (s *Sim) boxes(t float64) []boxed {
 	reach := max(s.top, s.field.Highest()) + contactGap*s.cfg.Cell
-	everywhere := levelset.Bounds{Min: simcore.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}, Max: simcore.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}}
+	everywhere := geom.Box{Min: simcore.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}, Max: simcore.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}}
 	var out []boxed
 	for k, c := range s.cfg.Colliders {
 		box := everywhere

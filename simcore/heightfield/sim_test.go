@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -12,7 +12,7 @@ import (
 // little (so carriers slide and leave the ground unevenly), and lifts off fast.
 func walker(t *testing.T) simcore.Collider {
 	t.Helper()
-	foot := levelset.Box{Min: levelset.Vec3{-0.12, 0, -0.045}, Max: levelset.Vec3{0.12, 0.08, 0.045}}
+	foot := geom.Box{Min: geom.Vec3{-0.12, 0, -0.045}, Max: geom.Vec3{0.12, 0.08, 0.045}}
 	keys := []simcore.TranslationKey{
 		{T: 0, P: simcore.Vec3{0, 0.05, 0}},
 		{T: 0.1, P: simcore.Vec3{0, -0.025, 0}},
@@ -59,7 +59,7 @@ func TestMaterialBudget(t *testing.T) {
 
 // crater presses a ball of radius 4 cm 2 cm deep into flat ground and holds it.
 func crater(t *testing.T, m Material) *Sim {
-	ball := press(t, levelset.Sphere{Radius: 0.04, Center: levelset.Vec3{0, 0.04, 0}}, 0.02, 0.1, 0.2, 0.3)
+	ball := press(t, geom.Sphere{Radius: 0.04, Center: geom.Vec3{0, 0.04, 0}}, 0.02, 0.1, 0.2, 0.3)
 	cfg := testConfig(m, ball)
 	cfg.Spray.Adhesion = 0
 	s := newSim(t, cfg)
@@ -115,7 +115,7 @@ func TestCraterRimHoldsAlpha(t *testing.T) {
 // and returns the highest point of the rim and the steepest slope of the print's
 // walls (radians).
 func print(t *testing.T, m Material) (rim, wall float64) {
-	foot := levelset.Box{Min: levelset.Vec3{-0.06, 0, -0.04}, Max: levelset.Vec3{0.06, 0.1, 0.04}}
+	foot := geom.Box{Min: geom.Vec3{-0.06, 0, -0.04}, Max: geom.Vec3{0.06, 0.1, 0.04}}
 	cfg := testConfig(m, press(t, foot, 0.03, 0.1, 0.2, 0.3))
 	cfg.Spray.Adhesion = 0
 	s := newSim(t, cfg)
@@ -156,7 +156,7 @@ func TestPresetsMakeDifferentPrints(t *testing.T) {
 
 func TestWindowsFollowTheObjects(t *testing.T) {
 	ball := func(x float64) simcore.Collider {
-		return &simcore.MovingShape{Shape: levelset.Sphere{Center: simcore.Vec3{x, 0.01, 0}, Radius: 0.02}}
+		return &simcore.MovingShape{Shape: geom.Sphere{Center: simcore.Vec3{x, 0.01, 0}, Radius: 0.02}}
 	}
 	cfg := testConfig(Snow, ball(-0.3), ball(0.3), ball(0.32))
 	cfg.Margin = 0.02
@@ -173,12 +173,12 @@ func TestWindowsFollowTheObjects(t *testing.T) {
 		t.Errorf("window %v has %d colliders, want 2", ws[1].r, len(ws[1].colliders))
 	}
 	// A ball high above the ground activates nothing.
-	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: levelset.Sphere{Center: simcore.Vec3{0, 1, 0}, Radius: 0.02}}}
+	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: geom.Sphere{Center: simcore.Vec3{0, 1, 0}, Radius: 0.02}}}
 	if s := newSim(t, cfg); len(s.windows(s.boxes(0))) != 0 {
 		t.Error("a ball in the air activates columns")
 	}
 	// A half-space has no box: the whole virtual grid is active.
-	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: levelset.HalfSpace{Point: simcore.Vec3{0, -0.01, 0}, Normal: simcore.Vec3{0, 1, 0}}}}
+	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: geom.HalfSpace{Point: simcore.Vec3{0, -0.01, 0}, Normal: simcore.Vec3{0, 1, 0}}}}
 	if s := newSim(t, cfg); len(s.windows(s.boxes(0))) != 1 || s.windows(s.boxes(0))[0].r != cfg.Extent {
 		t.Error("a half-space does not activate the whole grid")
 	}
@@ -186,7 +186,7 @@ func TestWindowsFollowTheObjects(t *testing.T) {
 
 func TestSameResultOnAnyThreadCount(t *testing.T) {
 	run := func(threads int) ([]float64, []simcore.Vec3) {
-		cfg := testConfig(Sand, walker(t), press(t, levelset.Sphere{Radius: 0.03, Center: levelset.Vec3{0.3, 0.03, 0.2}}, 0.01, 0.1, 0.2, 0.3))
+		cfg := testConfig(Sand, walker(t), press(t, geom.Sphere{Radius: 0.03, Center: geom.Vec3{0.3, 0.03, 0.2}}, 0.01, 0.1, 0.2, 0.3))
 		cfg.Threads = threads
 		s := newSim(t, cfg)
 		if _, err := s.Advance(0.3); err != nil {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -54,7 +54,7 @@ func TestSlowObjectsKeepTheirLoad(t *testing.T) {
 	// The same foot lifts off slowly and fast: (|v|/s)^gamma makes the slow one drop
 	// fewer particles in the first half second.
 	spray := func(lift float64) int {
-		foot := levelset.Box{Min: levelset.Vec3{-0.05, 0, -0.05}, Max: levelset.Vec3{0.05, 0.05, 0.05}}
+		foot := geom.Box{Min: geom.Vec3{-0.05, 0, -0.05}, Max: geom.Vec3{0.05, 0.05, 0.05}}
 		c := press(t, foot, 0.01, 0.05, 0.1, 0.1+lift)
 		cfg := testConfig(Snow, c)
 		cfg.Spray.DropSpeed = 2

@@ -3,7 +3,7 @@ package heightfield
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -33,7 +33,7 @@ type window struct {
 type boxed struct {
 	index int // in Config.Colliders
 	c     simcore.Collider
-	box   levelset.Bounds
+	box   geom.Box
 }
 
 func newWindow(r Rect) *window {

@@ -11,18 +11,18 @@ import (
 	"snowtools/formats/gltf"
 	"snowtools/formats/obj"
 	"snowtools/formats/stl"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Read reads the mesh in path. A glTF scene gives its rest pose (no animation).
-func Read(path string) (*levelset.Mesh, error) {
+func Read(path string) (*geom.Mesh, error) {
 	return ReadAt(path, "", -1)
 }
 
 // ReadAt reads the mesh in path; for a glTF scene, posed by its animation clip (by
 // name; "" for the first) at time t seconds, or in its rest pose for t < 0. Other
 // formats have no animation: clip must be "" and t negative.
-func ReadAt(path, clip string, t float64) (*levelset.Mesh, error) {
+func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
 	case ".gltf", ".glb":
@@ -82,7 +82,7 @@ func unknownFormat(path, ext string) error {
 // a mesh without vertices; a glTF scene in its rest pose). A PLY file is read only
 // up to the end of its vertex element, usually half of it; other formats are read
 // whole.
-func Bounds(path string) (lo, hi levelset.Vec3, err error) {
+func Bounds(path string) (lo, hi geom.Vec3, err error) {
 	if strings.ToLower(filepath.Ext(path)) != ".ply" {
 		m, err := Read(path)
 		if err != nil {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"snowtools/formats/ply"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // A PLY mesh is an element "vertex" with scalar properties x, y and z of any
@@ -26,7 +26,7 @@ var faceListNames = []string{"vertex_indices", "vertex_index"}
 
 // decodePLY reads a PLY mesh from r; with faces false it stops after the vertex
 // element and returns the vertices only.
-func decodePLY(r io.Reader, faces bool) (*levelset.Mesh, error) {
+func decodePLY(r io.Reader, faces bool) (*geom.Mesh, error) {
 	rd, err := ply.NewReader(r)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func decodePLY(r io.Reader, faces bool) (*levelset.Mesh, error) {
 			return nil, err
 		}
 	}
-	m := &levelset.Mesh{}
+	m := &geom.Mesh{}
 	var faceData []byte
 	for {
 		e, _ := rd.Pos()
@@ -128,13 +128,13 @@ func faceIndexField(e ply.Element) (int, error) {
 
 // decodeVertices returns the positions of the packed vertex records in data.
 // Records of fixed size (no lists, the usual case) are decoded at fixed offsets.
-func decodeVertices(e ply.Element, xyz [3]int, data []byte) ([]levelset.Vec3, error) {
+func decodeVertices(e ply.Element, xyz [3]int, data []byte) ([]geom.Vec3, error) {
 	var types [3]ply.Type
 	for k, f := range xyz {
 		types[k] = e.Properties[f].Type
 	}
-	position := func(i int, x, y, z []byte) (levelset.Vec3, error) {
-		p := levelset.Vec3{types[0].Float64(x), types[1].Float64(y), types[2].Float64(z)}
+	position := func(i int, x, y, z []byte) (geom.Vec3, error) {
+		p := geom.Vec3{types[0].Float64(x), types[1].Float64(y), types[2].Float64(z)}
 		if !p.IsFinite() {
 			return p, recordError(e, i, fmt.Sprintf("position (%g, %g, %g) is not finite", p[0], p[1], p[2]))
 		}
@@ -142,7 +142,7 @@ func decodeVertices(e ply.Element, xyz [3]int, data []byte) ([]levelset.Vec3, er
 	}
 	if size := e.RecordSize(); size > 0 {
 		ox, oy, oz := e.Offset("x"), e.Offset("y"), e.Offset("z")
-		positions := make([]levelset.Vec3, len(data)/size) // the records are in data: the count is real
+		positions := make([]geom.Vec3, len(data)/size) // the records are in data: the count is real
 		for i := range positions {
 			rec := data[i*size : (i+1)*size]
 			var err error
@@ -152,7 +152,7 @@ func decodeVertices(e ply.Element, xyz [3]int, data []byte) ([]levelset.Vec3, er
 		}
 		return positions, nil
 	}
-	var positions []levelset.Vec3
+	var positions []geom.Vec3
 	err := eachRecord(e, data, func(i int, fields [][]byte) error {
 		p, err := position(i, fields[xyz[0]], fields[xyz[1]], fields[xyz[2]])
 		positions = append(positions, p)
@@ -238,7 +238,7 @@ func recordError(e ply.Element, i int, msg string) error {
 
 // vertexBounds returns the box of the vertices of the PLY mesh in r, reading
 // the file only up to the end of its vertex element.
-func vertexBounds(r io.Reader) (lo, hi levelset.Vec3, err error) {
+func vertexBounds(r io.Reader) (lo, hi geom.Vec3, err error) {
 	m, err := decodePLY(r, false)
 	if err != nil {
 		return lo, hi, err

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"snowtools/formats/ply"
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // plyMesh describes a PLY mesh file to write: vertices and faces as records of
@@ -91,7 +91,7 @@ func TestReadPLY(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][3]int32{{0, 1, 2}, {0, 2, 3}, {0, 4, 1}}
-	if len(m.Positions) != 5 || m.Positions[4] != (levelset.Vec3{0.5, 1, 0.5}) || !equalTriangles(m.Triangles, want) {
+	if len(m.Positions) != 5 || m.Positions[4] != (geom.Vec3{0.5, 1, 0.5}) || !equalTriangles(m.Triangles, want) {
 		t.Fatalf("got %d vertices (%v), triangles %v; want 5, %v", len(m.Positions), m.Positions, m.Triangles, want)
 	}
 	a, b, c := m.Positions[0], m.Positions[1], m.Positions[2]
@@ -99,7 +99,7 @@ func TestReadPLY(t *testing.T) {
 		t.Errorf("the quad's first triangle has normal %v: the winding is lost", n)
 	}
 	lo, hi, err := Bounds(path)
-	if err != nil || lo != (levelset.Vec3{}) || hi != (levelset.Vec3{1, 1, 1}) {
+	if err != nil || lo != (geom.Vec3{}) || hi != (geom.Vec3{1, 1, 1}) {
 		t.Errorf("Bounds: %v %v %v", lo, hi, err)
 	}
 }
@@ -119,7 +119,7 @@ func TestReadPLYTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Positions[0] != (levelset.Vec3{0.25, 0, 0}) || m.Positions[1] != (levelset.Vec3{0, -2, 1}) || !equalTriangles(m.Triangles, [][3]int32{{0, 1, 2}}) {
+	if m.Positions[0] != (geom.Vec3{0.25, 0, 0}) || m.Positions[1] != (geom.Vec3{0, -2, 1}) || !equalTriangles(m.Triangles, [][3]int32{{0, 1, 2}}) {
 		t.Errorf("got %v, %v", m.Positions, m.Triangles)
 	}
 }
@@ -189,7 +189,7 @@ func TestReadPLYErrors(t *testing.T) {
 		t.Errorf("truncated: %v", err)
 	}
 	// Bounds stops after the vertices, so the cut faces do not matter to it.
-	if _, hi, err := Bounds(path); err != nil || hi != (levelset.Vec3{1, 1, 1}) {
+	if _, hi, err := Bounds(path); err != nil || hi != (geom.Vec3{1, 1, 1}) {
 		t.Errorf("Bounds of a file cut in its faces: %v %v", hi, err)
 	}
 	if _, err := ReadAt(path, "", 1); err == nil || !strings.Contains(err.Error(), "only glTF") {

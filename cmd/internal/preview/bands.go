@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // Splatting is parallel over horizontal bands of the buffer: every sphere (and
@@ -82,7 +82,7 @@ func splatSpheres(pts Points, s sphereRasterizer, buf *depthBuffer, workers int)
 	n := pts.Len()
 	splats := make([]splat, n)
 	nearest := make([]float32, n)
-	levelset.ParallelRanges(workers, n, splatChunk, func(_, lo, hi int) {
+	parallel.Ranges(workers, n, splatChunk, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			r, near := s.footprint(i)
 			splats[i] = splat{r: r, centre: [3]float32(pts.Pos[3*i : 3*i+3]), id: int32(i)}
@@ -110,7 +110,7 @@ func drawBands[E any](items []E, height, workers int, area func(e *E) *rect, dra
 		}
 		return int(r.y0) / bandRows, int(r.y1) / bandRows
 	})
-	levelset.ParallelFor(workers, bands, func(_, b int) {
+	parallel.For(workers, bands, func(_, b int) {
 		rowLo, rowHi := int32(b*bandRows), int32(min((b+1)*bandRows, height)-1)
 		for k := start[b]; k < start[b+1]; k++ {
 			e := &listed[k]
@@ -152,7 +152,7 @@ func nearestFirst(splats []splat, nearest []float32, workers int) []splat {
 func bucketSort[E any](seq []E, buckets, workers int, span func(e *E) (lo, hi int)) (start []int, items []E) {
 	chunks := (len(seq) + splatChunk - 1) / splatChunk
 	counts := make([][]int, chunks)
-	levelset.ParallelRanges(workers, len(seq), splatChunk, func(_, lo, hi int) {
+	parallel.Ranges(workers, len(seq), splatChunk, func(_, lo, hi int) {
 		count := make([]int, buckets)
 		for k := lo; k < hi; k++ {
 			b0, b1 := span(&seq[k])
@@ -174,7 +174,7 @@ func bucketSort[E any](seq []E, buckets, workers int, span func(e *E) (lo, hi in
 	}
 	start[buckets] = total
 	items = make([]E, total)
-	levelset.ParallelRanges(workers, len(seq), splatChunk, func(_, lo, hi int) {
+	parallel.Ranges(workers, len(seq), splatChunk, func(_, lo, hi int) {
 		next := counts[lo/splatChunk]
 		for k := lo; k < hi; k++ {
 			b0, b1 := span(&seq[k])

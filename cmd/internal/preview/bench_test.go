@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // BenchmarkRender1M renders a heap of a million particles at 1280x720 with 2x2
@@ -24,7 +24,7 @@ func BenchmarkRender1M(b *testing.B) {
 // footprintField returns a height field of 200 x 200 cells of 1 cm (80,000
 // triangles) with a trail of six oval prints 3 cm deep, each with a raised rim:
 // the ground of a height-field simulation after a few steps.
-func footprintField() *levelset.Mesh {
+func footprintField() *geom.Mesh {
 	return heightField(200, 200, 0.01, -1, -1, func(x, z float64) float64 {
 		y := 0.0
 		for k := range 6 {

@@ -3,14 +3,14 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Camera is a perspective pinhole camera looking from Eye at Target.
 type Camera struct {
-	Eye, Target levelset.Vec3
+	Eye, Target geom.Vec3
 	// Up is the world direction that appears upwards in the picture; zero means +Y.
-	Up levelset.Vec3
+	Up geom.Vec3
 	// FovY is the vertical field of view in degrees; zero means DefaultFov.
 	FovY float64
 }
@@ -40,9 +40,9 @@ const frameMargin = 0.06
 // on the box alone, so one box for a whole sequence gives a still camera.
 // fovDeg <= 0 means DefaultFov and aspect <= 0 means 1; an empty or non-finite
 // box frames the cube [-1, 1]^3.
-func Frame(lo, hi levelset.Vec3, aspect, azimuthDeg, elevationDeg, fovDeg float64) Camera {
+func Frame(lo, hi geom.Vec3, aspect, azimuthDeg, elevationDeg, fovDeg float64) Camera {
 	if !lo.IsFinite() || !hi.IsFinite() || lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2] {
-		lo, hi = levelset.Vec3{-1, -1, -1}, levelset.Vec3{1, 1, 1}
+		lo, hi = geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1}
 	}
 	if fovDeg <= 0 || fovDeg >= 180 {
 		fovDeg = DefaultFov
@@ -51,8 +51,8 @@ func Frame(lo, hi levelset.Vec3, aspect, azimuthDeg, elevationDeg, fovDeg float6
 		aspect = 1
 	}
 	a, e := azimuthDeg*math.Pi/180, elevationDeg*math.Pi/180
-	toEye := levelset.Vec3{math.Cos(e) * math.Sin(a), math.Sin(e), math.Cos(e) * math.Cos(a)}
-	right, up, _ := basis(toEye.Scale(-1), levelset.Vec3{0, 1, 0})
+	toEye := geom.Vec3{math.Cos(e) * math.Sin(a), math.Sin(e), math.Cos(e) * math.Cos(a)}
+	right, up, _ := basis(toEye.Scale(-1), geom.Vec3{0, 1, 0})
 	ty := (1 - frameMargin) * math.Tan(fovDeg*math.Pi/360)
 	tx := aspect * ty
 	centre := lo.Add(hi).Scale(0.5)
@@ -65,11 +65,11 @@ func Frame(lo, hi levelset.Vec3, aspect, azimuthDeg, elevationDeg, fovDeg float6
 	if dist <= 0 {
 		dist = 1 // a box of one point: any distance frames it
 	}
-	return Camera{Eye: centre.Add(toEye.Scale(dist)), Target: centre, Up: levelset.Vec3{0, 1, 0}, FovY: fovDeg}
+	return Camera{Eye: centre.Add(toEye.Scale(dist)), Target: centre, Up: geom.Vec3{0, 1, 0}, FovY: fovDeg}
 }
 
 // boxCorner returns corner k (bit 0: x, bit 1: y, bit 2: z; set means hi) of [lo, hi].
-func boxCorner(lo, hi levelset.Vec3, k int) levelset.Vec3 {
+func boxCorner(lo, hi geom.Vec3, k int) geom.Vec3 {
 	c := lo
 	for axis := range 3 {
 		if k>>axis&1 == 1 {
@@ -83,12 +83,12 @@ func boxCorner(lo, hi levelset.Vec3, k int) levelset.Vec3 {
 // = forward x up, normalised, and the true up = right x forward, so that
 // (right, up, -forward) is right-handed as in OpenGL. When up is (nearly)
 // parallel to forward, world +Z (or +X) stands in for it.
-func basis(forward, up levelset.Vec3) (right, trueUp, fwd levelset.Vec3) {
+func basis(forward, up geom.Vec3) (right, trueUp, fwd geom.Vec3) {
 	fwd = forward.Unit()
-	if up == (levelset.Vec3{}) {
-		up = levelset.Vec3{0, 1, 0}
+	if up == (geom.Vec3{}) {
+		up = geom.Vec3{0, 1, 0}
 	}
-	for _, candidate := range []levelset.Vec3{up, {0, 0, 1}, {1, 0, 0}} {
+	for _, candidate := range []geom.Vec3{up, {0, 0, 1}, {1, 0, 0}} {
 		right = fwd.Cross(candidate.Unit())
 		if right.Norm() > 1e-6 {
 			break
@@ -109,8 +109,8 @@ func basis(forward, up levelset.Vec3) (right, trueUp, fwd levelset.Vec3) {
 // at (i + 0.5, j + 0.5). The ray through pixel coordinates (px, py) has the
 // camera-space direction (px - cx, cy - py, f).
 type view struct {
-	eye, target    levelset.Vec3
-	right, up, fwd levelset.Vec3
+	eye, target    geom.Vec3
+	right, up, fwd geom.Vec3
 	focal, cx, cy  float64
 	width, height  int
 }
@@ -130,26 +130,26 @@ func (c Camera) view(width, height int) view {
 }
 
 // toCamera returns p in camera space: (p - eye) . (right, up, fwd).
-func (v *view) toCamera(p levelset.Vec3) levelset.Vec3 {
+func (v *view) toCamera(p geom.Vec3) geom.Vec3 {
 	d := p.Sub(v.eye)
-	return levelset.Vec3{d.Dot(v.right), d.Dot(v.up), d.Dot(v.fwd)}
+	return geom.Vec3{d.Dot(v.right), d.Dot(v.up), d.Dot(v.fwd)}
 }
 
 // rayCamera returns the camera-space direction (px - cx, cy - py, f) of the ray
 // through pixel coordinates (px, py); its z component is the focal length, so a
 // point s times along it is at depth z = s f.
-func (v *view) rayCamera(px, py float64) levelset.Vec3 {
-	return levelset.Vec3{px - v.cx, v.cy - py, v.focal}
+func (v *view) rayCamera(px, py float64) geom.Vec3 {
+	return geom.Vec3{px - v.cx, v.cy - py, v.focal}
 }
 
 // toWorld turns a camera-space direction into a world-space one.
-func (v *view) toWorld(d levelset.Vec3) levelset.Vec3 {
+func (v *view) toWorld(d geom.Vec3) geom.Vec3 {
 	return v.right.Scale(d[0]).Add(v.up.Scale(d[1])).Add(v.fwd.Scale(d[2]))
 }
 
 // project returns the pixel coordinates of world point p and whether it is in
 // front of the eye.
-func (v *view) project(p levelset.Vec3) (px, py float64, ok bool) {
+func (v *view) project(p geom.Vec3) (px, py float64, ok bool) {
 	c := v.toCamera(p)
 	if c[2] <= 0 {
 		return 0, 0, false

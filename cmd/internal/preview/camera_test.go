@@ -4,13 +4,13 @@ import (
 	"math"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Every corner of a framed box is inside the picture, with the margin, and
 // close to it on at least one side (the box fills the frame).
 func TestFrameKeepsBoxCornersInside(t *testing.T) {
-	boxes := [][2]levelset.Vec3{
+	boxes := [][2]geom.Vec3{
 		{{-1, 0, -1}, {1, 0.6, 1}},
 		{{0, 0, 0}, {10, 1, 0.2}},
 		{{-0.05, 2, 3}, {0.05, 5, 3.1}},
@@ -53,7 +53,7 @@ func TestFrameKeepsBoxCornersInside(t *testing.T) {
 // A box that is one point, or no box at all, still gives a usable camera.
 func TestFrameDegenerateBoxes(t *testing.T) {
 	inf := math.Inf(1)
-	for _, box := range [][2]levelset.Vec3{
+	for _, box := range [][2]geom.Vec3{
 		{{1, 2, 3}, {1, 2, 3}},
 		{{inf, inf, inf}, {-inf, -inf, -inf}},
 		{{math.NaN(), 0, 0}, {1, 1, 1}},
@@ -69,9 +69,9 @@ func TestFrameDegenerateBoxes(t *testing.T) {
 // in OpenGL, even looking straight down.
 func TestViewBasis(t *testing.T) {
 	for _, cam := range []Camera{
-		{Eye: levelset.Vec3{0, 0, 5}},
-		{Eye: levelset.Vec3{0, 10, 0}, Target: levelset.Vec3{0, 0, 0}},
-		{Eye: levelset.Vec3{3, 1, -2}, Target: levelset.Vec3{0, 0.5, 0}, Up: levelset.Vec3{0, 0, 1}},
+		{Eye: geom.Vec3{0, 0, 5}},
+		{Eye: geom.Vec3{0, 10, 0}, Target: geom.Vec3{0, 0, 0}},
+		{Eye: geom.Vec3{3, 1, -2}, Target: geom.Vec3{0, 0.5, 0}, Up: geom.Vec3{0, 0, 1}},
 	} {
 		v := cam.view(100, 100)
 		if math.Abs(v.right.Cross(v.up).Dot(v.fwd)+1) > 1e-12 || math.Abs(v.right.Dot(v.up)) > 1e-12 || math.Abs(v.up.Dot(v.fwd)) > 1e-12 {

@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"slices"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // footprint is where a mesh covers the ground: its triangles seen from below,
@@ -45,7 +45,7 @@ func newFootprint(m *Mesh) *footprint {
 		cell = math.Sqrt(2 * projected / float64(count))
 	}
 	f := &footprint{}
-	f.orthoGrid = newOrthoGrid(levelset.Vec3{1, 0, 0}, levelset.Vec3{0, 0, 1}, levelset.Vec3{0, 1, 0}, m.lo, m.hi,
+	f.orthoGrid = newOrthoGrid(geom.Vec3{1, 0, 0}, geom.Vec3{0, 0, 1}, geom.Vec3{0, 1, 0}, m.lo, m.hi,
 		func(extent float64) float64 { return max(min(cell, extent), extent/maxFootprintSide) })
 	buf := newDepthBuffer(f.width, f.height, false)
 	rasterizeMesh(m, orthoProjection(&f.orthoGrid), buf, runtime.GOMAXPROCS(0))

@@ -3,7 +3,8 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // groundPlane is the horizontal plane y = height under the particles. It is a
@@ -23,7 +24,7 @@ type groundPlane struct {
 	// nowhere); receiver is the plane's normal for shadow lookups when a mesh
 	// is in the shadow map (see meetMesh), zero otherwise.
 	hole     *footprint
-	receiver levelset.Vec3
+	receiver geom.Vec3
 }
 
 // groundUnderMesh lowers the ground plane under a mesh by this fraction of the
@@ -39,7 +40,7 @@ const groundUnderMesh = 1e-4
 func (g *groundPlane) meetMesh(m *Mesh) {
 	g.hole = m.footprint
 	g.height -= groundUnderMesh * m.hi.Sub(m.lo).Norm()
-	g.receiver = levelset.Vec3{0, 1, 0}
+	g.receiver = geom.Vec3{0, 1, 0}
 }
 
 // The grid: lines every gridMajor and gridMinor metres, at least one output
@@ -58,7 +59,7 @@ const (
 // is [lo, hi], seen through v, with occlusion radius reach. The fog depends on the
 // camera alone (its distance to the target), not on the particles, so that the
 // ground of a sequence seen by one camera stays the same from frame to frame.
-func newGroundPlane(height float64, pts Points, lo, hi levelset.Vec3, v *view, reach float64) *groundPlane {
+func newGroundPlane(height float64, pts Points, lo, hi geom.Vec3, v *view, reach float64) *groundPlane {
 	toTarget := max(v.target.Sub(v.eye).Norm(), 1e-3)
 	return &groundPlane{
 		height:      height,
@@ -87,7 +88,7 @@ func (g *groundPlane) composite(v *view, buf *depthBuffer, workers int) {
 	// s = (height - eye.y)/d.y, depth s f; the hit's x and z, eye + s d, are
 	// needed only to look up the mesh's footprint.
 	rise := g.height - v.eye[1]
-	levelset.ParallelRanges(workers, buf.height, resolveRows, func(_, lo, hi int) {
+	parallel.Ranges(workers, buf.height, resolveRows, func(_, lo, hi int) {
 		for y := lo; y < hi; y++ {
 			qy := v.cy - (float64(y) + 0.5)
 			rowY := v.up[1]*qy + v.fwd[1]*v.focal
@@ -110,7 +111,7 @@ func (g *groundPlane) composite(v *view, buf *depthBuffer, workers int) {
 
 // intersect returns the parameter s > 0 at which the ray eye + s d meets the
 // plane, s = (height - eye.y) / d.y, and whether it does.
-func (g *groundPlane) intersect(eye, d levelset.Vec3) (float64, bool) {
+func (g *groundPlane) intersect(eye, d geom.Vec3) (float64, bool) {
 	if d[1] == 0 {
 		return 0, false
 	}
@@ -142,7 +143,7 @@ func (g *groundPlane) shade(sh *shader, x, y, n int) rgb {
 
 	light := skyAmbient
 	if g.contact.near(p) {
-		light = light.scale(sh.blockOcclusion(x, y, n, p, levelset.Vec3{0, 1, 0}))
+		light = light.scale(sh.blockOcclusion(x, y, n, p, geom.Vec3{0, 1, 0}))
 	}
 	if sh.toLight[1] > 0 {
 		light = light.add(sunRadiance.scale(sh.toLight[1] * sh.shadow.visibility(p, g.receiver, pcfSquareGrid)))
@@ -153,7 +154,7 @@ func (g *groundPlane) shade(sh *shader, x, y, n int) rgb {
 		return colour
 	}
 	fog := 1 - math.Exp(-beyond*beyond)
-	return lerp(colour, sh.background(levelset.Vec3{d[0], 0, d[2]}.Unit()), fog)
+	return lerp(colour, sh.background(geom.Vec3{d[0], 0, d[2]}.Unit()), fog)
 }
 
 // gridLines returns how much of a footprint of filter supersamples around

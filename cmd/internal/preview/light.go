@@ -1,6 +1,8 @@
 package preview
 
-import "snowtools/levelset"
+import (
+	"snowtools/levelset/geom"
+)
 
 // The lighting is a sun and a sky, in radiance units where a white Lambert
 // surface facing a full sun unoccluded reflects about sunRadiance:
@@ -26,13 +28,13 @@ var (
 const lightWrap = 0.15
 
 // diffuse returns the wrapped Lambert factor max(0, (n.l + w)/(1 + w)).
-func diffuse(n, toLight levelset.Vec3) float64 {
+func diffuse(n, toLight geom.Vec3) float64 {
 	return max(0, (n.Dot(toLight)+lightWrap)/(1+lightWrap))
 }
 
 // hemisphere returns the ambient light on a surface with unit normal n: the sky
 // above and the ground's bounce below, blended by (1 + n.y)/2 (the sky's share
 // of what the surface sees, for an unobstructed horizon).
-func hemisphere(n levelset.Vec3) rgb {
+func hemisphere(n geom.Vec3) rgb {
 	return lerp(groundBounce, skyAmbient, 0.5+0.5*n[1])
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Mesh is a triangle mesh prepared for rendering with the particles, such as
@@ -14,10 +14,10 @@ import (
 // Prepare it once with NewMesh and render it with as many cameras and picture
 // sizes as needed (Options.Mesh); it is read-only, so renders may share it.
 type Mesh struct {
-	positions []levelset.Vec3
+	positions []geom.Vec3
 	triangles [][3]int32
-	normals   []levelset.Vec3
-	lo, hi    levelset.Vec3 // of the drawn triangles' corners; lo > hi without any
+	normals   []geom.Vec3
+	lo, hi    geom.Vec3 // of the drawn triangles' corners; lo > hi without any
 	footprint *footprint
 }
 
@@ -25,7 +25,7 @@ type Mesh struct {
 // change while the Mesh is in use. Triangles with a non-finite corner are not
 // drawn; a triangle index outside the vertices is an error. A mesh without
 // triangles is valid and draws nothing.
-func NewMesh(m *levelset.Mesh) (*Mesh, error) {
+func NewMesh(m *geom.Mesh) (*Mesh, error) {
 	n := int32(len(m.Positions))
 	if len(m.Positions) > math.MaxInt32 {
 		return nil, fmt.Errorf("%d vertices: more than a 32-bit index can reach", len(m.Positions))
@@ -63,10 +63,10 @@ func NewMesh(m *levelset.Mesh) (*Mesh, error) {
 // Bounds returns the smallest box that holds every drawn triangle; ok is false
 // when there is none. Frame the union of a sequence's particle and mesh bounds
 // to keep the camera still.
-func (m *Mesh) Bounds() (lo, hi levelset.Vec3, ok bool) {
+func (m *Mesh) Bounds() (lo, hi geom.Vec3, ok bool) {
 	if !m.drawable() {
 		inf := math.Inf(1)
-		return levelset.Vec3{inf, inf, inf}, levelset.Vec3{-inf, -inf, -inf}, false
+		return geom.Vec3{inf, inf, inf}, geom.Vec3{-inf, -inf, -inf}, false
 	}
 	return m.lo, m.hi, true
 }
@@ -86,12 +86,12 @@ func (m *Mesh) RimHeight() (height float64, ok bool) {
 
 // cornerBounds returns the box of the positions that are corners of triangles
 // (lo > hi without any).
-func cornerBounds(positions []levelset.Vec3, triangles [][3]int32) (lo, hi levelset.Vec3) {
+func cornerBounds(positions []geom.Vec3, triangles [][3]int32) (lo, hi geom.Vec3) {
 	used := make([]bool, len(positions))
 	for _, tri := range triangles {
 		used[tri[0]], used[tri[1]], used[tri[2]] = true, true, true
 	}
-	lo = levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	lo = geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi = lo.Scale(-1)
 	for i, p := range positions {
 		if !used[i] {
@@ -117,8 +117,8 @@ func (m *Mesh) drawable() bool { return m != nil && len(m.triangles) > 0 }
 // each twice its triangle's area along the triangle's normal, normalized. A
 // counter-clockwise triangle seen from above has an upward normal. Vertices of
 // no triangle, or whose triangles cancel, get the zero vector.
-func vertexNormals(positions []levelset.Vec3, triangles [][3]int32) []levelset.Vec3 {
-	normals := make([]levelset.Vec3, len(positions))
+func vertexNormals(positions []geom.Vec3, triangles [][3]int32) []geom.Vec3 {
+	normals := make([]geom.Vec3, len(positions))
 	for _, tri := range triangles {
 		a, b, c := positions[tri[0]], positions[tri[1]], positions[tri[2]]
 		n := b.Sub(a).Cross(c.Sub(a))

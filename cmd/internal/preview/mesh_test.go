@@ -8,18 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // heightField returns the mesh of the height field y = height(x, z) over
 // nx x nz square cells of the given size with their lower corner at (x0, z0):
 // two triangles per cell, counter-clockwise seen from above.
-func heightField(nx, nz int, cell, x0, z0 float64, height func(x, z float64) float64) *levelset.Mesh {
-	m := &levelset.Mesh{}
+func heightField(nx, nz int, cell, x0, z0 float64, height func(x, z float64) float64) *geom.Mesh {
+	m := &geom.Mesh{}
 	for j := 0; j <= nz; j++ {
 		for i := 0; i <= nx; i++ {
 			x, z := x0+float64(i)*cell, z0+float64(j)*cell
-			m.Positions = append(m.Positions, levelset.Vec3{x, height(x, z), z})
+			m.Positions = append(m.Positions, geom.Vec3{x, height(x, z), z})
 		}
 	}
 	at := func(i, j int) int32 { return int32(j*(nx+1) + i) }
@@ -54,12 +54,12 @@ func pitGround(t testing.TB) *Mesh {
 }
 
 // topView looks straight down on the pit from 3 m.
-var topView = Camera{Eye: levelset.Vec3{0, 3, 0}, Target: levelset.Vec3{}, Up: levelset.Vec3{0, 0, -1}, FovY: 30}
+var topView = Camera{Eye: geom.Vec3{0, 3, 0}, Target: geom.Vec3{}, Up: geom.Vec3{0, 0, -1}, FovY: 30}
 
 // The same mesh and particles give the same bytes with any number of workers.
 func TestMeshRenderIsDeterministic(t *testing.T) {
 	mesh := pitGround(t)
-	pts := Points{Pos: randomBall(8, 3000, levelset.Vec3{0.3, 0.15, 0.1}, 0.1), Radius: 0.008}
+	pts := Points{Pos: randomBall(8, 3000, geom.Vec3{0.3, 0.15, 0.1}, 0.1), Radius: 0.008}
 	lo, hi, _ := mesh.Bounds()
 	cam := Frame(lo, hi, 4.0/3, DefaultAzimuth, DefaultElevation, DefaultFov)
 	opt := Options{Width: 200, Height: 150, Mesh: mesh, Workers: 1}
@@ -79,17 +79,17 @@ func TestMeshRenderIsDeterministic(t *testing.T) {
 func TestMeshShadows(t *testing.T) {
 	mesh := pitGround(t)
 	const r = 0.025
-	balls := append(randomBall(1, 4000, levelset.Vec3{-0.35, 0.15, 0.35}, 0.08), // casts onto the mesh
-		append(randomBall(2, 400, levelset.Vec3{0.1, -pitDepth + r, 0.12}, r), // in the wall's shadow
-			randomBall(3, 400, levelset.Vec3{-0.1, -pitDepth + r, 0.12}, r)...)...) // in the sun
+	balls := append(randomBall(1, 4000, geom.Vec3{-0.35, 0.15, 0.35}, 0.08), // casts onto the mesh
+		append(randomBall(2, 400, geom.Vec3{0.1, -pitDepth + r, 0.12}, r), // in the wall's shadow
+			randomBall(3, 400, geom.Vec3{-0.1, -pitDepth + r, 0.12}, r)...)...) // in the sun
 	pts := Points{Pos: balls, Radius: 0.004}
-	img := Render(pts, topView, Options{Width: 400, Height: 400, LightDir: levelset.Vec3{1, 1, 0},
+	img := Render(pts, topView, Options{Width: 400, Height: 400, LightDir: geom.Vec3{1, 1, 0},
 		Background: black, Ground: GroundNone, Mesh: mesh})
-	luma := func(p levelset.Vec3) float64 { return luminanceAround(t, img, topView, p) }
-	open, rim := luma(levelset.Vec3{0.4, 0, -0.4}), luma(levelset.Vec3{-0.4, 0, -0.4})
-	litFloor, shadedFloor := luma(levelset.Vec3{-0.1, -pitDepth, -0.1}), luma(levelset.Vec3{0.1, -pitDepth, -0.1})
-	ballShadow := luma(levelset.Vec3{-0.5, 0, 0.35})
-	litBall, shadedBall := luma(levelset.Vec3{-0.1, -pitDepth + 2*r, 0.12}), luma(levelset.Vec3{0.1, -pitDepth + 2*r, 0.12})
+	luma := func(p geom.Vec3) float64 { return luminanceAround(t, img, topView, p) }
+	open, rim := luma(geom.Vec3{0.4, 0, -0.4}), luma(geom.Vec3{-0.4, 0, -0.4})
+	litFloor, shadedFloor := luma(geom.Vec3{-0.1, -pitDepth, -0.1}), luma(geom.Vec3{0.1, -pitDepth, -0.1})
+	ballShadow := luma(geom.Vec3{-0.5, 0, 0.35})
+	litBall, shadedBall := luma(geom.Vec3{-0.1, -pitDepth + 2*r, 0.12}), luma(geom.Vec3{0.1, -pitDepth + 2*r, 0.12})
 	t.Logf("luma: open ground %.1f and %.1f, pit floor lit %.1f, in the wall's shadow %.1f, in the ball's shadow %.1f; ball lit %.1f, shaded %.1f",
 		open, rim, litFloor, shadedFloor, ballShadow, litBall, shadedBall)
 	if open < 100 || math.Abs(open-rim) > 2 {
@@ -116,8 +116,8 @@ func TestMeshShadows(t *testing.T) {
 // front for x < r/sqrt(2) only.
 func TestMeshAndParticleDepthOrder(t *testing.T) {
 	const r = 0.5
-	quad := &levelset.Mesh{
-		Positions: []levelset.Vec3{{-2, -2, -2}, {2, -2, 2}, {2, 2, 2}, {-2, 2, -2}},
+	quad := &geom.Mesh{
+		Positions: []geom.Vec3{{-2, -2, -2}, {2, -2, 2}, {2, 2, 2}, {-2, 2, -2}},
 		Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
 	}
 	mesh, err := NewMesh(quad)
@@ -125,22 +125,22 @@ func TestMeshAndParticleDepthOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	pts := Points{Pos: []float32{0, 0, 0}, Radius: r, Color: []uint8{230, 20, 20}}
-	cam := Camera{Eye: levelset.Vec3{0, 0, 8}, Target: levelset.Vec3{}}
+	cam := Camera{Eye: geom.Vec3{0, 0, 8}, Target: geom.Vec3{}}
 	img := Render(pts, cam, Options{Width: 400, Height: 400, Supersample: 1, Background: black, Ground: GroundNone,
-		LightDir: levelset.Vec3{0, 0.3, 1}, Mesh: mesh})
-	red := func(p levelset.Vec3) bool {
+		LightDir: geom.Vec3{0, 0.3, 1}, Mesh: mesh})
+	red := func(p geom.Vec3) bool {
 		v := cam.view(400, 400)
 		px, py, _ := v.project(p)
 		c := img.RGBAAt(int(px), int(py))
 		return int(c.R) > 2*int(c.G) && c.R > 60
 	}
 	for _, x := range []float64{-0.45, -0.2, 0, 0.2, 0.3} {
-		if p := (levelset.Vec3{x, 0, math.Sqrt(r*r - x*x)}); !red(p) {
+		if p := (geom.Vec3{x, 0, math.Sqrt(r*r - x*x)}); !red(p) {
 			t.Errorf("sphere point %v, in front of the plane, is hidden", p)
 		}
 	}
 	for _, x := range []float64{0.42, 0.48, 0.7} {
-		if p := (levelset.Vec3{x, 0, x}); red(p) {
+		if p := (geom.Vec3{x, 0, x}); red(p) {
 			t.Errorf("plane point %v, in front of the sphere, shows the sphere", p)
 		}
 	}
@@ -165,15 +165,15 @@ func TestMeshWithoutParticles(t *testing.T) {
 			t.Errorf("mesh without particles: only %d of %d pixels drawn (mesh and ground)", n, 120*120)
 		}
 		// The pit's floor, 0.2 m below the rim, is seen and not hidden by the plane.
-		floor := pixelOf(t, with, cam, levelset.Vec3{-0.1, -pitDepth, -0.1})
-		if floor == black || floor == pixelOf(t, with, cam, levelset.Vec3{0, 0, 0.9}) {
+		floor := pixelOf(t, with, cam, geom.Vec3{-0.1, -pitDepth, -0.1})
+		if floor == black || floor == pixelOf(t, with, cam, geom.Vec3{0, 0, 0.9}) {
 			t.Errorf("pit floor pixel %v looks like the ground plane", floor)
 		}
 	}
 }
 
 // pixelOf returns the colour of the pixel that sees world point p.
-func pixelOf(t *testing.T, img *image.RGBA, cam Camera, p levelset.Vec3) color.RGBA {
+func pixelOf(t *testing.T, img *image.RGBA, cam Camera, p geom.Vec3) color.RGBA {
 	t.Helper()
 	v := cam.view(img.Rect.Dx(), img.Rect.Dy())
 	px, py, ok := v.project(p)
@@ -186,15 +186,15 @@ func pixelOf(t *testing.T, img *image.RGBA, cam Camera, p levelset.Vec3) color.R
 // A ground quad that reaches behind the eye is clipped at the near plane: the
 // ground fills the picture below the horizon, and nothing is drawn above it.
 func TestMeshBehindTheEye(t *testing.T) {
-	quad := &levelset.Mesh{
-		Positions: []levelset.Vec3{{-10, 0, -10}, {-10, 0, 10}, {10, 0, -10}, {10, 0, 10}},
+	quad := &geom.Mesh{
+		Positions: []geom.Vec3{{-10, 0, -10}, {-10, 0, 10}, {10, 0, -10}, {10, 0, 10}},
 		Triangles: [][3]int32{{0, 1, 2}, {2, 1, 3}},
 	}
 	mesh, err := NewMesh(quad)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cam := Camera{Eye: levelset.Vec3{0, 0.5, 0}, Target: levelset.Vec3{0, 0, -3}, FovY: 60}
+	cam := Camera{Eye: geom.Vec3{0, 0.5, 0}, Target: geom.Vec3{0, 0, -3}, FovY: 60}
 	const size = 200
 	img := Render(Points{}, cam, Options{Width: size, Height: size, Supersample: 1, Background: black, Ground: GroundNone, Mesh: mesh})
 	v := cam.view(size, size)
@@ -219,25 +219,25 @@ func TestMeshBehindTheEye(t *testing.T) {
 // NewMesh refuses indices outside the vertices, skips triangles with a
 // non-finite corner, and takes an empty mesh, which draws nothing.
 func TestNewMesh(t *testing.T) {
-	if _, err := NewMesh(&levelset.Mesh{Positions: []levelset.Vec3{{}, {1, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}}); err == nil ||
+	if _, err := NewMesh(&geom.Mesh{Positions: []geom.Vec3{{}, {1, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}}); err == nil ||
 		!strings.Contains(err.Error(), "triangle 0") {
 		t.Errorf("index out of range: %v", err)
 	}
 	nan := math.NaN()
-	m, err := NewMesh(&levelset.Mesh{
-		Positions: []levelset.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {nan, 0, 0}},
+	m, err := NewMesh(&geom.Mesh{
+		Positions: []geom.Vec3{{0, 0, 0}, {0, 0, 1}, {1, 0, 0}, {nan, 0, 0}},
 		Triangles: [][3]int32{{0, 1, 2}, {0, 1, 3}},
 	})
 	if err != nil || len(m.triangles) != 1 {
 		t.Fatalf("NaN corner: %v, %d triangles kept", err, len(m.triangles))
 	}
-	if lo, hi, ok := m.Bounds(); !ok || lo != (levelset.Vec3{}) || hi != (levelset.Vec3{1, 0, 1}) {
+	if lo, hi, ok := m.Bounds(); !ok || lo != (geom.Vec3{}) || hi != (geom.Vec3{1, 0, 1}) {
 		t.Errorf("bounds %v %v %v", lo, hi, ok)
 	}
 	if n := m.normals[0]; math.Abs(n[1]-1) > 1e-12 {
 		t.Errorf("counter-clockwise from above: normal %v, want up", n)
 	}
-	empty, err := NewMesh(&levelset.Mesh{})
+	empty, err := NewMesh(&geom.Mesh{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestNewMesh(t *testing.T) {
 		t.Error("empty mesh has bounds")
 	}
 	pts := clumpAndPowder()
-	cam := Camera{Eye: levelset.Vec3{1, 1, 2}, Target: levelset.Vec3{}}
+	cam := Camera{Eye: geom.Vec3{1, 1, 2}, Target: geom.Vec3{}}
 	opt := Options{Width: 80, Height: 60}
 	plain := Render(pts, cam, opt)
 	opt.Mesh = empty

@@ -3,7 +3,8 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // Mesh triangles are drawn into the same depth buffers as the particles' spheres:
@@ -48,17 +49,17 @@ func orthoProjection(g *orthoGrid) meshProjection { return meshProjection{grid: 
 
 // vertex returns p in the projection's space: camera space (x, y, z) for a
 // perspective view, texel coordinates and depth (tu, tv, d) for a grid.
-func (pr *meshProjection) vertex(p levelset.Vec3) levelset.Vec3 {
+func (pr *meshProjection) vertex(p geom.Vec3) geom.Vec3 {
 	if pr.view != nil {
 		return pr.view.toCamera(p)
 	}
 	tu, tv, d := pr.grid.toMap(p)
-	return levelset.Vec3{tu, tv, d}
+	return geom.Vec3{tu, tv, d}
 }
 
 // polygon sets p to the triangle whose corners, in the projection's space, are c
 // (mesh vertices idx) and reports whether anything of it is left to draw.
-func (pr *meshProjection) polygon(c [3]levelset.Vec3, idx [3]int32, p *polygon) bool {
+func (pr *meshProjection) polygon(c [3]geom.Vec3, idx [3]int32, p *polygon) bool {
 	p.n = 0
 	if pr.view == nil {
 		p.reciprocal = false
@@ -92,7 +93,7 @@ func (pr *meshProjection) polygon(c [3]levelset.Vec3, idx [3]int32, p *polygon) 
 
 // addProjected appends the camera-space point q (q.z > 0) to p as pixel
 // coordinates (cx + f x/z, cy - f y/z) with the value 1/z.
-func (pr *meshProjection) addProjected(p *polygon, q levelset.Vec3) {
+func (pr *meshProjection) addProjected(p *polygon, q geom.Vec3) {
 	v := pr.view
 	p.add(v.cx+v.focal*q[0]/q[2], v.cy-v.focal*q[1]/q[2], 1/q[2])
 }
@@ -112,18 +113,18 @@ type triangleItem struct {
 // rasterizeMesh draws the mesh's triangles into buf through pr: the nearest
 // surface per pixel, with the triangles' mesh ids when buf keeps ids.
 func rasterizeMesh(m *Mesh, pr meshProjection, buf *depthBuffer, workers int) {
-	verts := make([]levelset.Vec3, len(m.positions))
-	levelset.ParallelRanges(workers, len(verts), splatChunk, func(_, lo, hi int) {
+	verts := make([]geom.Vec3, len(m.positions))
+	parallel.Ranges(workers, len(verts), splatChunk, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			verts[i] = pr.vertex(m.positions[i])
 		}
 	})
-	corners := func(t int32) [3]levelset.Vec3 {
+	corners := func(t int32) [3]geom.Vec3 {
 		tri := m.triangles[t]
-		return [3]levelset.Vec3{verts[tri[0]], verts[tri[1]], verts[tri[2]]}
+		return [3]geom.Vec3{verts[tri[0]], verts[tri[1]], verts[tri[2]]}
 	}
 	items := make([]triangleItem, len(m.triangles))
-	levelset.ParallelRanges(workers, len(items), splatChunk, func(_, lo, hi int) {
+	parallel.Ranges(workers, len(items), splatChunk, func(_, lo, hi int) {
 		var p polygon
 		for t := lo; t < hi; t++ {
 			r := emptyRect
@@ -150,7 +151,7 @@ func rasterizeMesh(m *Mesh, pr meshProjection, buf *depthBuffer, workers int) {
 // with e1 = b - a, e2 = c - a, o = eye - a. A pixel centre on an edge may come
 // out a hair outside the triangle: the weights are clamped to [0, 1] and
 // renormalized. ok is false for a ray parallel to the triangle.
-func (v *view) meshHit(m *Mesh, t int32, px, py float64) (hit levelset.Vec3, w [3]float64, ok bool) {
+func (v *view) meshHit(m *Mesh, t int32, px, py float64) (hit geom.Vec3, w [3]float64, ok bool) {
 	tri := m.triangles[t]
 	a, b, c := m.positions[tri[0]], m.positions[tri[1]], m.positions[tri[2]]
 	d := v.toWorld(v.rayCamera(px, py))

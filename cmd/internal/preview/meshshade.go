@@ -1,6 +1,8 @@
 package preview
 
-import "snowtools/levelset"
+import (
+	"snowtools/levelset/geom"
+)
 
 // meshAlbedo is the linear albedo of a mesh: a light warm grey, sRGB
 // (176, 169, 156), between dry sand and snow in shade, so that prints read by
@@ -40,7 +42,7 @@ func (sh *shader) meshSurface(t int32, x, y, size int) rgb {
 		facet = facet.Scale(-1)
 	}
 	n := m.normals[tri[0]].Scale(w[0]).Add(m.normals[tri[1]].Scale(w[1])).Add(m.normals[tri[2]].Scale(w[2])).Unit()
-	if n == (levelset.Vec3{}) {
+	if n == (geom.Vec3{}) {
 		n = facet
 	} else if n.Dot(facet) < 0 {
 		n = n.Scale(-1)

@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Screen-space ambient occlusion darkens the ambient light where nearby
@@ -66,14 +66,14 @@ func aoPatterns(ss int) [][aoTaps]tapOffset {
 // blockOcclusion returns the ambient light's share (0 to 1, 1 for open sky) at
 // the world point p with world normal n seen through the size x size block of
 // supersamples at (x, y): the mean of the block's supersamples' estimates.
-func (sh *shader) blockOcclusion(x, y, size int, p, n levelset.Vec3) float64 {
+func (sh *shader) blockOcclusion(x, y, size int, p, n geom.Vec3) float64 {
 	v := sh.view
 	pc := v.toCamera(p)
 	pixels := sh.aoRadius * v.focal / pc[2]
 	if pixels < aoMinPixels {
 		return 1
 	}
-	nc := levelset.Vec3{n.Dot(v.right), n.Dot(v.up), n.Dot(v.fwd)}
+	nc := geom.Vec3{n.Dot(v.right), n.Dot(v.up), n.Dot(v.fwd)}
 	sum := 0.0
 	for j := y; j < y+size; j++ {
 		for i := x; i < x+size; i++ {
@@ -85,7 +85,7 @@ func (sh *shader) blockOcclusion(x, y, size int, p, n levelset.Vec3) float64 {
 
 // occlusion returns the estimate of supersample (x, y) for the camera-space
 // point pc with camera-space normal nc, whose neighbourhood is pixels wide.
-func (sh *shader) occlusion(x, y int, pc, nc levelset.Vec3, pixels float64) float64 {
+func (sh *shader) occlusion(x, y int, pc, nc geom.Vec3, pixels float64) float64 {
 	v, buf, ss := sh.view, sh.gbuf, sh.supersample
 	cell := ((y/ss)%aoPixelCells)*aoPixelCells + (x/ss)%aoPixelCells
 	pattern := &sh.aoPatterns[cell*ss*ss+(y%ss)*ss+x%ss]
@@ -122,7 +122,7 @@ type contactGrid struct {
 	marked       []bool
 }
 
-func newContactGrid(pts Points, lo, hi levelset.Vec3, groundY, reach float64) *contactGrid {
+func newContactGrid(pts Points, lo, hi geom.Vec3, groundY, reach float64) *contactGrid {
 	cell := reach + float64(pts.Radius)
 	g := &contactGrid{x0: lo[0], z0: lo[2], cell: cell}
 	g.nx = int((hi[0]-lo[0])/cell) + 1
@@ -149,7 +149,7 @@ func newContactGrid(pts Points, lo, hi levelset.Vec3, groundY, reach float64) *c
 }
 
 // cellOf returns the cell of p and whether p is in the grid.
-func (g *contactGrid) cellOf(p levelset.Vec3) (ix, iz int, in bool) {
+func (g *contactGrid) cellOf(p geom.Vec3) (ix, iz int, in bool) {
 	fx, fz := math.Floor((p[0]-g.x0)/g.cell), math.Floor((p[2]-g.z0)/g.cell)
 	if fx < 0 || fz < 0 || fx >= float64(g.nx) || fz >= float64(g.nz) {
 		return 0, 0, false
@@ -159,8 +159,8 @@ func (g *contactGrid) cellOf(p levelset.Vec3) (ix, iz int, in bool) {
 
 // near reports whether a particle may be within the occlusion radius of the
 // ground point p. Points just outside the grid are near the edge cells.
-func (g *contactGrid) near(p levelset.Vec3) bool {
-	q := levelset.Vec3{min(max(p[0], g.x0), g.x0+float64(g.nx)*g.cell-g.cell/2), 0,
+func (g *contactGrid) near(p geom.Vec3) bool {
+	q := geom.Vec3{min(max(p[0], g.x0), g.x0+float64(g.nx)*g.cell-g.cell/2), 0,
 		min(max(p[2], g.z0), g.z0+float64(g.nz)*g.cell-g.cell/2)}
 	if math.Abs(q[0]-p[0]) >= g.cell || math.Abs(q[2]-p[2]) >= g.cell {
 		return false

@@ -5,7 +5,7 @@ import (
 	"math"
 	"runtime"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Options control Render. The zero value renders a 960x540 picture with 2x2
@@ -24,7 +24,7 @@ type Options struct {
 	GroundHeight float64
 	// LightDir points from the scene towards the key light (a sun: parallel
 	// rays); zero means the default key, up and to the left of the camera.
-	LightDir levelset.Vec3
+	LightDir geom.Vec3
 	// ShadowMapSize bounds the shadow map's longer side in texels (default 2048).
 	ShadowMapSize int
 	// Mesh is an optional triangle mesh drawn with the particles, such as the
@@ -86,16 +86,16 @@ func (o Options) withDefaults() Options {
 // keyLight returns the unit direction towards the key light: o.LightDir if set,
 // else the default key for camera v, cos(e) (cos(a) b + sin(a) l) + sin(e) Y
 // with b the horizontal direction back towards the camera and l its left.
-func (o Options) keyLight(v *view) levelset.Vec3 {
-	if o.LightDir != (levelset.Vec3{}) && o.LightDir.IsFinite() {
+func (o Options) keyLight(v *view) geom.Vec3 {
+	if o.LightDir != (geom.Vec3{}) && o.LightDir.IsFinite() {
 		return o.LightDir.Unit()
 	}
-	back := levelset.Vec3{-v.fwd[0], 0, -v.fwd[2]}.Unit()
-	if back == (levelset.Vec3{}) { // looking straight up or down
-		back = levelset.Vec3{0, 0, 1}
+	back := geom.Vec3{-v.fwd[0], 0, -v.fwd[2]}.Unit()
+	if back == (geom.Vec3{}) { // looking straight up or down
+		back = geom.Vec3{0, 0, 1}
 	}
-	left := back.Cross(levelset.Vec3{0, 1, 0}) // back x Y points to the camera's left
+	left := back.Cross(geom.Vec3{0, 1, 0}) // back x Y points to the camera's left
 	a, e := keyAzimuth*math.Pi/180, keyElevation*math.Pi/180
 	return back.Scale(math.Cos(e) * math.Cos(a)).Add(left.Scale(math.Cos(e) * math.Sin(a))).
-		Add(levelset.Vec3{0, math.Sin(e), 0})
+		Add(geom.Vec3{0, math.Sin(e), 0})
 }

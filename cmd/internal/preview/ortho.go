@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // orthoGrid is a grid of parallel rays along the unit axis w, with the unit
@@ -11,7 +11,7 @@ import (
 // v in v0 + [j, j+1) texel, and a point's depth is its coordinate along w.
 // The shadow map looks along the light; the mesh footprint looks up from below.
 type orthoGrid struct {
-	u, v, w       levelset.Vec3
+	u, v, w       geom.Vec3
 	u0, v0        float64
 	texel         float64
 	width, height int
@@ -20,7 +20,7 @@ type orthoGrid struct {
 // newOrthoGrid returns the grid along w, across u and v, that covers the box
 // [lo, hi] seen along w with square texels of side texelFor(extent), extent the
 // longer side of the box's footprint across the rays.
-func newOrthoGrid(u, v, w, lo, hi levelset.Vec3, texelFor func(extent float64) float64) orthoGrid {
+func newOrthoGrid(u, v, w, lo, hi geom.Vec3, texelFor func(extent float64) float64) orthoGrid {
 	uLo, vLo := math.Inf(1), math.Inf(1)
 	uHi, vHi := math.Inf(-1), math.Inf(-1)
 	for k := range 8 {
@@ -36,6 +36,6 @@ func newOrthoGrid(u, v, w, lo, hi levelset.Vec3, texelFor func(extent float64) f
 }
 
 // toMap returns p's texel coordinates and depth along w.
-func (g *orthoGrid) toMap(p levelset.Vec3) (tu, tv, depth float64) {
+func (g *orthoGrid) toMap(p geom.Vec3) (tu, tv, depth float64) {
 	return (p.Dot(g.u) - g.u0) / g.texel, (p.Dot(g.v) - g.v0) / g.texel, p.Dot(g.w)
 }

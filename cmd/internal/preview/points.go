@@ -4,7 +4,8 @@ import (
 	"math"
 	"runtime"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // Points is one particle frame to render.
@@ -29,8 +30,8 @@ var snowColor = [3]uint8{236, 241, 250}
 func (p Points) Len() int { return len(p.Pos) / 3 }
 
 // position returns particle i's centre and whether it is finite.
-func (p Points) position(i int) (levelset.Vec3, bool) {
-	c := levelset.Vec3{float64(p.Pos[3*i]), float64(p.Pos[3*i+1]), float64(p.Pos[3*i+2])}
+func (p Points) position(i int) (geom.Vec3, bool) {
+	c := geom.Vec3{float64(p.Pos[3*i]), float64(p.Pos[3*i+1]), float64(p.Pos[3*i+2])}
 	return c, c.IsFinite()
 }
 
@@ -41,19 +42,19 @@ func (p Points) hasColor() bool { return len(p.Color) >= 3*p.Len() && p.Len() > 
 // the finite centres' box grown by Radius on each side. ok is false when no
 // particle is drawable. Framing a sequence with the union of its frames' Bounds
 // keeps the camera still.
-func (p Points) Bounds() (lo, hi levelset.Vec3, ok bool) {
+func (p Points) Bounds() (lo, hi geom.Vec3, ok bool) {
 	return p.bounds(runtime.GOMAXPROCS(0))
 }
 
 // boundsChunk is the number of particles one worker reduces at a time.
 const boundsChunk = 1 << 16
 
-func (p Points) bounds(workers int) (lo, hi levelset.Vec3, ok bool) {
+func (p Points) bounds(workers int) (lo, hi geom.Vec3, ok bool) {
 	n := p.Len()
 	chunks := (n + boundsChunk - 1) / boundsChunk
 	los := make([][3]float32, chunks)
 	his := make([][3]float32, chunks)
-	levelset.ParallelRanges(workers, n, boundsChunk, func(_, a, b int) {
+	parallel.Ranges(workers, n, boundsChunk, func(_, a, b int) {
 		inf := float32(math.Inf(1))
 		l, h := [3]float32{inf, inf, inf}, [3]float32{-inf, -inf, -inf}
 		for i := a; i < b; i++ {
@@ -66,7 +67,7 @@ func (p Points) bounds(workers int) (lo, hi levelset.Vec3, ok bool) {
 		}
 		los[a/boundsChunk], his[a/boundsChunk] = l, h
 	})
-	lo = levelset.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	lo = geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi = lo.Scale(-1)
 	for c := range los {
 		lo, hi = lo.Min(vec3Of(los[c])), hi.Max(vec3Of(his[c]))
@@ -74,6 +75,6 @@ func (p Points) bounds(workers int) (lo, hi levelset.Vec3, ok bool) {
 	if lo[0] > hi[0] {
 		return lo, hi, false
 	}
-	r := levelset.Vec3{float64(p.Radius), float64(p.Radius), float64(p.Radius)}
+	r := geom.Vec3{float64(p.Radius), float64(p.Radius), float64(p.Radius)}
 	return lo.Sub(r), hi.Add(r), true
 }

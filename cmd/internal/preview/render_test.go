@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 var black = color.RGBA{0, 0, 0, 255}
@@ -33,8 +33,8 @@ func TestBallIsDiscOfPerspectiveRadius(t *testing.T) {
 		ballR, dist = 1.0, 5.0
 		size, fov   = 400, 40.0
 	)
-	pts := Points{Pos: randomBall(3, 200_000, levelset.Vec3{0, 0, -dist}, ballR), Radius: 0.01}
-	cam := Camera{Eye: levelset.Vec3{}, Target: levelset.Vec3{0, 0, -1}, FovY: fov}
+	pts := Points{Pos: randomBall(3, 200_000, geom.Vec3{0, 0, -dist}, ballR), Radius: 0.01}
+	cam := Camera{Eye: geom.Vec3{}, Target: geom.Vec3{0, 0, -1}, FovY: fov}
 	img := Render(pts, cam, Options{Width: size, Height: size, Supersample: 1, Background: black, Ground: GroundNone})
 
 	focal := size / 2 / math.Tan(fov/2*math.Pi/180)
@@ -48,7 +48,7 @@ func TestBallIsDiscOfPerspectiveRadius(t *testing.T) {
 
 // luminanceAround returns the mean Rec. 709 luma of the 5x5 pixels around the
 // projection of world point p.
-func luminanceAround(t *testing.T, img *image.RGBA, cam Camera, p levelset.Vec3) float64 {
+func luminanceAround(t *testing.T, img *image.RGBA, cam Camera, p geom.Vec3) float64 {
 	t.Helper()
 	v := cam.view(img.Rect.Dx(), img.Rect.Dy())
 	px, py, ok := v.project(p)
@@ -69,14 +69,14 @@ func luminanceAround(t *testing.T, img *image.RGBA, cam Camera, p levelset.Vec3)
 // its -x side: those pixels are clearly darker than open ground.
 func TestBallShadowsTheGround(t *testing.T) {
 	const r = 0.3
-	pts := Points{Pos: randomBall(4, 60_000, levelset.Vec3{0, r, 0}, r), Radius: 0.006}
-	cam := Camera{Eye: levelset.Vec3{0, 1.2, 2.5}, Target: levelset.Vec3{0, 0.2, 0}}
-	img := Render(pts, cam, Options{Width: 320, Height: 240, LightDir: levelset.Vec3{1, 1, 0}, Ground: GroundAt})
+	pts := Points{Pos: randomBall(4, 60_000, geom.Vec3{0, r, 0}, r), Radius: 0.006}
+	cam := Camera{Eye: geom.Vec3{0, 1.2, 2.5}, Target: geom.Vec3{0, 0.2, 0}}
+	img := Render(pts, cam, Options{Width: 320, Height: 240, LightDir: geom.Vec3{1, 1, 0}, Ground: GroundAt})
 	// The shadow of the ball's centre falls at x = -r (the light is at 45
 	// degrees); the shadow spans x in [-r - r sqrt 2, -r + r sqrt 2]. Both
 	// samples are off the grid lines.
-	shadowed := luminanceAround(t, img, cam, levelset.Vec3{-0.55, 0, 0.05})
-	open := luminanceAround(t, img, cam, levelset.Vec3{0.75, 0, 0.05})
+	shadowed := luminanceAround(t, img, cam, geom.Vec3{-0.55, 0, 0.05})
+	open := luminanceAround(t, img, cam, geom.Vec3{0.75, 0, 0.05})
 	t.Logf("luma in shadow %.1f, in the open %.1f", shadowed, open)
 	if shadowed > 0.75*open {
 		t.Errorf("ground in the ball's shadow has luma %.1f, open ground %.1f: no visible shadow", shadowed, open)
@@ -87,13 +87,13 @@ func TestBallShadowsTheGround(t *testing.T) {
 // not drawn: the picture is the bare background.
 func TestHiddenParticlesAreSkipped(t *testing.T) {
 	nan := float32(math.NaN())
-	behind := randomBall(5, 10_000, levelset.Vec3{0, 0, 2}, 1) // the camera looks along -z
+	behind := randomBall(5, 10_000, geom.Vec3{0, 0, 2}, 1) // the camera looks along -z
 	pts := Points{Pos: append(behind,
 		0, 0, 0, // at the eye
 		0.5, 0, -0.005, // straddling the eye plane
 		nan, 0, -3, 0, nan, -3, // NaN positions in front
 	), Radius: 0.01}
-	cam := Camera{Eye: levelset.Vec3{}, Target: levelset.Vec3{0, 0, -1}}
+	cam := Camera{Eye: geom.Vec3{}, Target: geom.Vec3{0, 0, -1}}
 	img := Render(pts, cam, Options{Width: 160, Height: 120, Background: black, Ground: GroundNone})
 	if n := countUnlike(img, black); n != 0 {
 		t.Errorf("%d pixels drawn; particles behind the camera or NaN must not appear", n)
@@ -103,7 +103,7 @@ func TestHiddenParticlesAreSkipped(t *testing.T) {
 // A frame without particles still shows the ground it is asked for, and the
 // sky above it.
 func TestEmptyFrame(t *testing.T) {
-	cam := Camera{Eye: levelset.Vec3{0, 1, 3}, Target: levelset.Vec3{0, 0, 0}}
+	cam := Camera{Eye: geom.Vec3{0, 1, 3}, Target: geom.Vec3{0, 0, 0}}
 	img := Render(Points{Radius: 0.01}, cam, Options{Width: 64, Height: 48, Ground: GroundAt})
 	ground, sky := img.RGBAAt(32, 30), img.RGBAAt(32, 2)
 	if ground == sky || ground.B > ground.R+10 {
@@ -157,9 +157,9 @@ func TestSupersampleFactors(t *testing.T) {
 
 // Particle colours are used: red particles on a flat background look red.
 func TestParticleColours(t *testing.T) {
-	pts := Points{Pos: randomBall(6, 20_000, levelset.Vec3{0, 0, -3}, 0.5), Radius: 0.01}
+	pts := Points{Pos: randomBall(6, 20_000, geom.Vec3{0, 0, -3}, 0.5), Radius: 0.01}
 	pts.Color = bytes.Repeat([]byte{220, 30, 30}, pts.Len())
-	cam := Camera{Eye: levelset.Vec3{}, Target: levelset.Vec3{0, 0, -1}}
+	cam := Camera{Eye: geom.Vec3{}, Target: geom.Vec3{0, 0, -1}}
 	img := Render(pts, cam, Options{Width: 64, Height: 64, Background: black, Ground: GroundNone})
 	c := img.RGBAAt(32, 32)
 	if !(c.R > 2*c.G && c.R > 2*c.B) {

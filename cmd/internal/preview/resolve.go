@@ -4,7 +4,7 @@ import (
 	"image"
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/parallel"
 )
 
 // resolveRows is the number of rows a worker takes at a time.
@@ -22,7 +22,7 @@ func resolve(sh *shader, width, height, workers int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, width, height))
 	ss := sh.supersample
 	weight := 1 / float64(ss*ss)
-	levelset.ParallelRanges(workers, height, resolveRows, func(_, lo, hi int) {
+	parallel.Ranges(workers, height, resolveRows, func(_, lo, hi int) {
 		for oy := lo; oy < hi; oy++ {
 			for ox := range width {
 				x, y := ox*ss, oy*ss

@@ -8,7 +8,7 @@ import (
 	"os"
 	"testing"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // TestWriteSamples writes sample renders to /tmp/preview-*.png for a person to
@@ -17,7 +17,7 @@ func TestWriteSamples(t *testing.T) {
 	if os.Getenv("PREVIEW_SAMPLES") == "" {
 		t.Skip("set PREVIEW_SAMPLES=1 to write /tmp/preview-*.png")
 	}
-	ball := Points{Pos: randomBall(1, 200_000, levelset.Vec3{0, 0.3, 0}, 0.3), Radius: 0.004}
+	ball := Points{Pos: randomBall(1, 200_000, geom.Vec3{0, 0.3, 0}, 0.3), Radius: 0.004}
 	scenes := []struct {
 		name string
 		pts  Points
@@ -44,12 +44,12 @@ func writeMeshSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spray := Points{Pos: randomBall(5, 3000, levelset.Vec3{0.45, 0.08, -0.12}, 0.07), Radius: 0.004}
+	spray := Points{Pos: randomBall(5, 3000, geom.Vec3{0.45, 0.08, -0.12}, 0.07), Radius: 0.004}
 	lo, hi, _ := mesh.Bounds()
 	cam := Frame(lo, hi, 16.0/9, DefaultAzimuth, DefaultElevation, DefaultFov)
 	writePNG(t, "/tmp/preview-footprints.png", Render(spray, cam, Options{Mesh: mesh}))
 	writePNG(t, "/tmp/preview-pit-top.png", Render(Points{}, topView, Options{Width: 400, Height: 400,
-		LightDir: levelset.Vec3{1, 1, 0}, Mesh: pitGround(t)}))
+		LightDir: geom.Vec3{1, 1, 0}, Mesh: pitGround(t)}))
 }
 
 // writeSequenceSamples renders a clump falling onto the ground and spreading,
@@ -58,7 +58,7 @@ func writeSequenceSamples(t *testing.T) {
 	base := clumpAndPowder()
 	const n = 8
 	seq := make([]Points, n)
-	var lo, hi levelset.Vec3
+	var lo, hi geom.Vec3
 	for k := range seq {
 		// Frame k: lifted by 0.4 (1 - k/(n-1))^2 m and squashed towards the ground.
 		lift := 0.4 * math.Pow(1-float64(k)/(n-1), 2)

@@ -4,18 +4,18 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // Test scenes: deterministic particle sets built from a seeded generator.
 
 // randomBall returns n points uniformly distributed in the ball of radius
 // radius around centre (rejection sampling from the enclosing cube).
-func randomBall(seed uint64, n int, centre levelset.Vec3, radius float64) []float32 {
+func randomBall(seed uint64, n int, centre geom.Vec3, radius float64) []float32 {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	pos := make([]float32, 0, 3*n)
 	for len(pos) < 3*n {
-		p := levelset.Vec3{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		p := geom.Vec3{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
 		if p.Dot(p) <= 1 {
 			q := centre.Add(p.Scale(radius))
 			pos = append(pos, float32(q[0]), float32(q[1]), float32(q[2]))
@@ -27,13 +27,13 @@ func randomBall(seed uint64, n int, centre levelset.Vec3, radius float64) []floa
 // jitteredSolid returns the points of a grid of the given spacing, each moved
 // by up to jitter spacings in every axis, that lie inside the shape (a
 // function of the grid point) within the box [lo, hi].
-func jitteredSolid(seed uint64, lo, hi levelset.Vec3, spacing, jitter float64, inside func(p levelset.Vec3) bool) []float32 {
+func jitteredSolid(seed uint64, lo, hi geom.Vec3, spacing, jitter float64, inside func(p geom.Vec3) bool) []float32 {
 	rng := rand.New(rand.NewPCG(seed, 2))
 	var pos []float32
 	for z := lo[2]; z <= hi[2]; z += spacing {
 		for y := lo[1]; y <= hi[1]; y += spacing {
 			for x := lo[0]; x <= hi[0]; x += spacing {
-				p := levelset.Vec3{x, y, z}
+				p := geom.Vec3{x, y, z}
 				if !inside(p) {
 					continue
 				}
@@ -53,8 +53,8 @@ func jitteredSolid(seed uint64, lo, hi levelset.Vec3, spacing, jitter float64, i
 func snowHeap(n int) Points {
 	const a, b = 1.0, 0.6
 	spacing := math.Cbrt(2.0 / 3 * math.Pi * a * a * b / float64(n))
-	pos := jitteredSolid(7, levelset.Vec3{-a, spacing / 2, -a}, levelset.Vec3{a, b, a}, spacing, 0.45,
-		func(p levelset.Vec3) bool { return (p[0]*p[0]+p[2]*p[2])/(a*a)+p[1]*p[1]/(b*b) <= 1 })
+	pos := jitteredSolid(7, geom.Vec3{-a, spacing / 2, -a}, geom.Vec3{a, b, a}, spacing, 0.45,
+		func(p geom.Vec3) bool { return (p[0]*p[0]+p[2]*p[2])/(a*a)+p[1]*p[1]/(b*b) <= 1 })
 	return Points{Pos: pos, Radius: float32(spacing / 2)}
 }
 
@@ -63,10 +63,10 @@ func snowHeap(n int) Points {
 // it, both resting on y = 0.
 func clumpAndPowder() Points {
 	const spacing, r = 0.012, 0.25
-	clumpCentre := levelset.Vec3{-0.35, r, 0}
-	clump := jitteredSolid(11, clumpCentre.Sub(levelset.Vec3{r, r, r}), clumpCentre.Add(levelset.Vec3{r, r, r}), spacing, 0.45,
-		func(p levelset.Vec3) bool { return p.Sub(clumpCentre).Norm() <= r })
+	clumpCentre := geom.Vec3{-0.35, r, 0}
+	clump := jitteredSolid(11, clumpCentre.Sub(geom.Vec3{r, r, r}), clumpCentre.Add(geom.Vec3{r, r, r}), spacing, 0.45,
+		func(p geom.Vec3) bool { return p.Sub(clumpCentre).Norm() <= r })
 	n := len(clump) / 3 / 10
-	powder := randomBall(12, n, levelset.Vec3{0.35, r, 0}, r)
+	powder := randomBall(12, n, geom.Vec3{0.35, r, 0}, r)
 	return Points{Pos: append(clump, powder...), Radius: spacing / 2}
 }

@@ -1,6 +1,8 @@
 package preview
 
-import "snowtools/levelset"
+import (
+	"snowtools/levelset/geom"
+)
 
 // shader turns one supersample of the depth buffer into a display colour.
 type shader struct {
@@ -10,7 +12,7 @@ type shader struct {
 	gbuf        *depthBuffer // particles, mesh (meshID) and ground (groundID) composited
 	shadow      *shadowMap
 	ground      *groundPlane // nil: no ground
-	toLight     levelset.Vec3
+	toLight     geom.Vec3
 	supersample int
 	aoRadius    float64 // world radius of the occlusion neighbourhood
 	aoPatterns  [][aoTaps]tapOffset
@@ -95,7 +97,7 @@ func (sh *shader) particle(id int32, z float32, x, y int) rgb {
 	ns := n.Add(v.eye.Sub(hit).Unit().Scale(beadFlattening)).Unit()
 	light := hemisphere(ns).scale(sh.blockOcclusion(x, y, 1, hit, n))
 	if lambert := diffuse(ns, sh.toLight); lambert > 0 {
-		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, levelset.Vec3{}, pcfRotatedGrid)))
+		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, geom.Vec3{}, pcfRotatedGrid)))
 	}
 	return toneMap(albedo.mul(light))
 }
@@ -106,7 +108,7 @@ func (sh *shader) particle(id int32, z float32, x, y int) rgb {
 const beadFlattening = 0.3
 
 // background returns the display colour seen in the unit world direction d.
-func (sh *shader) background(d levelset.Vec3) rgb {
+func (sh *shader) background(d geom.Vec3) rgb {
 	if sh.flat != nil {
 		return *sh.flat
 	}

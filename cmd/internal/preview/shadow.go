@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // shadowMap holds, for a grid of parallel rays from the key light (w points
@@ -29,8 +29,8 @@ const (
 // longer side. Without a mesh the texels need only resolve a particle
 // (texelsPerRadius per radius, but at least minShadowMapSize along that side);
 // a mesh's long straight shadow edges take the full maxSize.
-func buildShadowMap(pts Points, mesh *Mesh, lo, hi, toLight levelset.Vec3, maxSize, workers int) *shadowMap {
-	u, v, w := basis(toLight.Scale(-1), levelset.Vec3{0, 1, 0})
+func buildShadowMap(pts Points, mesh *Mesh, lo, hi, toLight geom.Vec3, maxSize, workers int) *shadowMap {
+	u, v, w := basis(toLight.Scale(-1), geom.Vec3{0, 1, 0})
 	m := &shadowMap{radius: float64(pts.Radius)}
 	m.orthoGrid = newOrthoGrid(u, v, w, lo, hi, func(extent float64) float64 {
 		size := float64(maxSize)
@@ -131,7 +131,7 @@ var (
 //
 // so that a sloped surface in the map does not shadow itself between the taps
 // (receiver-plane depth bias).
-func (m *shadowMap) visibility(p, n levelset.Vec3, taps [][2]float64) float64 {
+func (m *shadowMap) visibility(p, n geom.Vec3, taps [][2]float64) float64 {
 	tu, tv, depth := m.toMap(p)
 	spread := max(1, 2*pcfSpread*m.radius/m.texel)
 	if tu+spread < 0 || tv+spread < 0 || tu-spread >= float64(m.buf.width) || tv-spread >= float64(m.buf.height) {
@@ -139,7 +139,7 @@ func (m *shadowMap) visibility(p, n levelset.Vec3, taps [][2]float64) float64 {
 	}
 	depth -= biasTexels * m.texel
 	var slopeU, slopeV float64
-	if n != (levelset.Vec3{}) {
+	if n != (geom.Vec3{}) {
 		cos := max(-n.Dot(m.w), minReceiverCos)
 		slopeU, slopeV = m.texel*n.Dot(m.u)/cos, m.texel*n.Dot(m.v)/cos
 	}

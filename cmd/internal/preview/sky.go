@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // The default background is an overcast-to-clear sky in display light: pale
@@ -21,7 +21,7 @@ func rgbOfBytes(r, g, b uint8) rgb { return rgb{byteToLinear[r], byteToLinear[g]
 // skyAt returns the sky's display colour in the unit world direction d:
 // horizon to zenith as sqrt(d.y) above the horizon (the blue deepens quickly
 // and then slowly), horizon to skyBelow as sqrt(-d.y) below it.
-func skyAt(d levelset.Vec3) rgb {
+func skyAt(d geom.Vec3) rgb {
 	if d[1] >= 0 {
 		return lerp(skyHorizon, skyZenith, math.Sqrt(min(d[1], 1)))
 	}

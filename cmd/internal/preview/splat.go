@@ -3,7 +3,7 @@ package preview
 import (
 	"math"
 
-	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // cameraSplat draws particles as spheres seen through a perspective view.
@@ -90,14 +90,14 @@ func (s *cameraSplat) draw(sp *splat, buf *depthBuffer) {
 }
 
 // vec3Of widens a stored position.
-func vec3Of(p [3]float32) levelset.Vec3 {
-	return levelset.Vec3{float64(p[0]), float64(p[1]), float64(p[2])}
+func vec3Of(p [3]float32) geom.Vec3 {
+	return geom.Vec3{float64(p[0]), float64(p[1]), float64(p[2])}
 }
 
 // sphereHit returns, for a pixel of buf drawn by sphere id at depth z, the
 // world-space hit point and unit normal there: the hit is (z/f) q in camera
 // space, and the normal points from the sphere's centre to it.
-func (v *view) sphereHit(pts Points, id int32, z float32, px, py float64) (hit, normal levelset.Vec3) {
+func (v *view) sphereHit(pts Points, id int32, z float32, px, py float64) (hit, normal geom.Vec3) {
 	q := v.rayCamera(px, py)
 	hit = v.eye.Add(v.toWorld(q.Scale(float64(z) / v.focal)))
 	centre, _ := pts.position(int(id))

@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import "math"
 
@@ -33,13 +33,13 @@ func BoxMesh(lo, hi Vec3) *Mesh {
 // bands of latitude (at least 2) and segments of longitude (at least 3), counter-
 // clockwise from outside.
 func SphereMesh(center Vec3, radius float64, rings, segments int) *Mesh {
-	return uvSphere(center, radius, rings, segments, 0)
+	return OpenSphereMesh(center, radius, rings, segments, 0)
 }
 
-// uvSphere is SphereMesh without the first `removed` bands around the +Y pole: an
+// OpenSphereMesh is SphereMesh without the first `removed` bands around the +Y pole: an
 // open mesh with a circular hole whose rim is at polar angle pi removed/rings (the
 // +Y pole vertex stays in Positions, unused, when removed > 0).
-func uvSphere(center Vec3, radius float64, rings, segments, removed int) *Mesh {
+func OpenSphereMesh(center Vec3, radius float64, rings, segments, removed int) *Mesh {
 	m := &Mesh{}
 	vert := func(theta, phi float64) int32 {
 		st, ct := math.Sincos(theta)

@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import "slices"
 

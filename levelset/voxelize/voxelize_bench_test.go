@@ -1,8 +1,10 @@
-package levelset
+package voxelize
 
 import (
 	"fmt"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 // BenchmarkVoxelizeSpot is the yardstick's speed test: the 5,856-triangle spot mesh
@@ -11,15 +13,15 @@ import (
 // distances and signs).
 func BenchmarkVoxelizeSpot(b *testing.B) {
 	spot := loadSpot(b)
-	m := &Mesh{Positions: spot.Positions, Triangles: spot.Triangles}
+	m := &geom.Mesh{Positions: spot.Positions, Triangles: spot.Triangles}
 	smoothVelocities(m)
-	topo := NewTopology(m.Triangles)
+	topo := geom.NewTopology(m.Triangles)
 	lo, hi := m.Bounds()
 	span := hi.Sub(lo)
 	for _, res := range []int{128, 256} {
 		for _, threads := range []int{1, 2} {
 			b.Run(fmt.Sprintf("res=%d/threads=%d", res, threads), func(b *testing.B) {
-				benchmarkVoxelize(b, m, VoxelizeOptions{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: threads, Topology: topo})
+				benchmarkVoxelize(b, m, Options{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: threads, Topology: topo})
 			})
 		}
 	}
@@ -28,17 +30,17 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 // BenchmarkVoxelizeOpenMesh is the winding-number path: a 9,000-triangle sphere
 // with a hole on a 128^3 bounding grid, band 3, on 2 threads.
 func BenchmarkVoxelizeOpenMesh(b *testing.B) {
-	m := sphereWithHole(Vec3{}, 1, 48, 96, 6)
+	m := geom.OpenSphereMesh(geom.Vec3{}, 1, 48, 96, 6)
 	smoothVelocities(m)
-	benchmarkVoxelize(b, m, VoxelizeOptions{VoxelSize: 2.0 / 128, HalfWidth: 3, Threads: 2})
+	benchmarkVoxelize(b, m, Options{VoxelSize: 2.0 / 128, HalfWidth: 3, Threads: 2})
 }
 
 // benchmarkVoxelize times Voxelize and reports seconds per frame, band voxels per
 // second and the band's size.
-func benchmarkVoxelize(b *testing.B, m *Mesh, opt VoxelizeOptions) {
+func benchmarkVoxelize(b *testing.B, m *geom.Mesh, opt Options) {
 	var active int64
 	for b.Loop() {
-		c, err := Voxelize(m, opt)
+		c, err := Mesh(m, opt)
 		if err != nil {
 			b.Fatal(err)
 		}

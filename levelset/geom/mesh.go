@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import (
 	"fmt"
@@ -94,7 +94,7 @@ func VelocitiesBetween(from, to []Vec3, seconds float64) []Vec3 {
 func MaxDisplacement(a, b []Vec3) float64 {
 	d2 := 0.0
 	for i := range a {
-		d2 = max(d2, dist2(a[i], b[i]))
+		d2 = max(d2, Dist2(a[i], b[i]))
 	}
 	return math.Sqrt(d2)
 }

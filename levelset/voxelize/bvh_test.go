@@ -1,4 +1,4 @@
-package levelset
+package voxelize
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 // spotPath is the closed 5,856-triangle test mesh, relative to this package.
@@ -18,7 +20,7 @@ const spotPath = "../../shared/assets/spot_triangulated.obj"
 
 // loadSpot returns the spot mesh, parsed once, and skips the test or benchmark
 // when the asset is not there.
-func loadSpot(tb testing.TB) *Mesh {
+func loadSpot(tb testing.TB) *geom.Mesh {
 	tb.Helper()
 	m, err := spotOnce()
 	if err != nil {
@@ -27,19 +29,19 @@ func loadSpot(tb testing.TB) *Mesh {
 	return m
 }
 
-var spotOnce = sync.OnceValues(func() (*Mesh, error) { return readTestOBJ(spotPath) })
+var spotOnce = sync.OnceValues(func() (*geom.Mesh, error) { return readTestOBJ(spotPath) })
 
 // readTestOBJ is a test-only reader of the `v x y z` and `f a b c` lines of an
 // OBJ file (face corners may carry /vt/vn suffixes, which it ignores; negative
 // indices count from the end). Package formats/obj is the real reader; levelset
 // must not import it.
-func readTestOBJ(path string) (*Mesh, error) {
+func readTestOBJ(path string) (*geom.Mesh, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	m := &Mesh{}
+	m := &geom.Mesh{}
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		fields := strings.Fields(sc.Text())
@@ -51,7 +53,7 @@ func readTestOBJ(path string) (*Mesh, error) {
 			if len(fields) < 4 {
 				return nil, fmt.Errorf("%s:%d: vertex with %d coordinates", path, line, len(fields)-1)
 			}
-			var p Vec3
+			var p geom.Vec3
 			for k := range 3 {
 				if p[k], err = strconv.ParseFloat(fields[1+k], 64); err != nil {
 					return nil, fmt.Errorf("%s:%d: %v", path, line, err)
@@ -83,19 +85,12 @@ func readTestOBJ(path string) (*Mesh, error) {
 	return m, m.Validate()
 }
 
-// sphereWithHole returns a UV sphere (see SphereMesh) without its first removed bands
-// of latitude around the +Y pole: an open mesh with a circular hole whose rim is at
-// polar angle pi*removed/rings. removed = 0 gives a closed sphere.
-func sphereWithHole(center Vec3, radius float64, rings, segments, removed int) *Mesh {
-	return uvSphere(center, radius, rings, segments, removed)
-}
-
 // randomSoup returns n random triangles in the unit cube, a fifth of them
 // degenerate in some way (needles, slivers, collinear corners, repeated
 // corners), without shared vertices.
-func randomSoup(rng *rand.Rand, n int) *Mesh {
-	m := &Mesh{}
-	rp := func() Vec3 { return Vec3{rng.Float64(), rng.Float64(), rng.Float64()} }
+func randomSoup(rng *rand.Rand, n int) *geom.Mesh {
+	m := &geom.Mesh{}
+	rp := func() geom.Vec3 { return geom.Vec3{rng.Float64(), rng.Float64(), rng.Float64()} }
 	for range n {
 		a, b, c := randomTriangle(rng, rp, -1)
 		i := int32(len(m.Positions))
@@ -111,7 +106,7 @@ var triangleKinds = [...]string{"generic", "needle", "collinear", "almost collin
 // randomTriangle returns a triangle from corners drawn by rp, of shape kind (an
 // index into triangleKinds), or of a random kind when kind < 0: generic half the
 // time, else one of the degenerate shapes.
-func randomTriangle(rng *rand.Rand, rp func() Vec3, kind int) (a, b, c Vec3) {
+func randomTriangle(rng *rand.Rand, rp func() geom.Vec3, kind int) (a, b, c geom.Vec3) {
 	a, b, c = rp(), rp(), rp()
 	if kind < 0 {
 		kind = max(0, rng.IntN(2*len(triangleKinds))-len(triangleKinds)+1)
@@ -140,7 +135,7 @@ func randomTriangle(rng *rand.Rand, rp func() Vec3, kind int) (a, b, c Vec3) {
 
 // bruteNearest is the definition Nearest must reproduce: the smallest Dist2 and,
 // among equal ones, the lowest index.
-func bruteNearest(m *Mesh, p Vec3, maxDist float64) (int32, ClosestPoint, bool) {
+func bruteNearest(m *geom.Mesh, p geom.Vec3, maxDist float64) (int32, ClosestPoint, bool) {
 	best, bestTri, ok := ClosestPoint{Dist2: maxDist * maxDist}, int32(-1), false
 	for t, tr := range m.Triangles {
 		q := ClosestOnTriangle(p, m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]])
@@ -156,7 +151,7 @@ func bruteNearest(m *Mesh, p Vec3, maxDist float64) (int32, ClosestPoint, bool) 
 
 // surfacePoints returns n points on m (area-weighted random triangle, uniform
 // point on it) moved by a random offset of length up to maxOffset.
-func surfacePoints(rng *rand.Rand, m *Mesh, n int, maxOffset float64) []Vec3 {
+func surfacePoints(rng *rand.Rand, m *geom.Mesh, n int, maxOffset float64) []geom.Vec3 {
 	cum := make([]float64, len(m.Triangles))
 	var total float64
 	for t, tr := range m.Triangles {
@@ -164,7 +159,7 @@ func surfacePoints(rng *rand.Rand, m *Mesh, n int, maxOffset float64) []Vec3 {
 		total += b.Sub(a).Cross(c.Sub(a)).Norm()
 		cum[t] = total
 	}
-	pts := make([]Vec3, n)
+	pts := make([]geom.Vec3, n)
 	for i := range pts {
 		x := rng.Float64() * total
 		lo, hi := 0, len(cum)-1
@@ -182,9 +177,9 @@ func surfacePoints(rng *rand.Rand, m *Mesh, n int, maxOffset float64) []Vec3 {
 		}
 		a, b, c := m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]
 		p := a.Add(b.Sub(a).Scale(u)).Add(c.Sub(a).Scale(v))
-		var d Vec3
+		var d geom.Vec3
 		for {
-			d = Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1}
+			d = geom.Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1}
 			if d.Dot(d) <= 1 {
 				break
 			}
@@ -196,14 +191,14 @@ func surfacePoints(rng *rand.Rand, m *Mesh, n int, maxOffset float64) []Vec3 {
 
 // boxPoints returns n uniform random points in the mesh's bounding box grown by
 // grow times its size on every side.
-func boxPoints(rng *rand.Rand, m *Mesh, n int, grow float64) []Vec3 {
+func boxPoints(rng *rand.Rand, m *geom.Mesh, n int, grow float64) []geom.Vec3 {
 	lo, hi := m.Bounds()
 	size := hi.Sub(lo)
 	lo = lo.Sub(size.Scale(grow))
 	size = size.Scale(1 + 2*grow)
-	pts := make([]Vec3, n)
+	pts := make([]geom.Vec3, n)
 	for i := range pts {
-		pts[i] = lo.Add(Vec3{rng.Float64() * size[0], rng.Float64() * size[1], rng.Float64() * size[2]})
+		pts[i] = lo.Add(geom.Vec3{rng.Float64() * size[0], rng.Float64() * size[1], rng.Float64() * size[2]})
 	}
 	return pts
 }
@@ -218,7 +213,7 @@ func TestClosestOnTriangleAgainstSampling(t *testing.T) {
 	for kind, name := range triangleKinds {
 		t.Run(name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(11, uint64(kind)))
-			rp := func() Vec3 { return Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1} }
+			rp := func() geom.Vec3 { return geom.Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1} }
 			bad := 0
 			for trial := range 100 {
 				a, b, c := randomTriangle(rng, rp, kind)
@@ -241,7 +236,7 @@ func TestClosestOnTriangleAgainstSampling(t *testing.T) {
 }
 
 // checkClosest returns what is wrong with ClosestOnTriangle(p, a, b, c).
-func checkClosest(p, a, b, c Vec3) (errs []string) {
+func checkClosest(p, a, b, c geom.Vec3) (errs []string) {
 	const fine = 120   // barycentric grid steps over the face
 	const edge = 10000 // steps along each edge, where most closest points lie
 	q := ClosestOnTriangle(p, a, b, c)
@@ -249,13 +244,13 @@ func checkClosest(p, a, b, c Vec3) (errs []string) {
 	for i := 0; i <= fine; i++ {
 		for j := 0; i+j <= fine; j++ {
 			u, v := float64(i)/fine, float64(j)/fine
-			sampled = min(sampled, dist2(p, a.Scale(1-u-v).Add(b.Scale(u)).Add(c.Scale(v))))
+			sampled = min(sampled, geom.Dist2(p, a.Scale(1-u-v).Add(b.Scale(u)).Add(c.Scale(v))))
 		}
 	}
-	for _, e := range [3][2]Vec3{{a, b}, {b, c}, {c, a}} {
+	for _, e := range [3][2]geom.Vec3{{a, b}, {b, c}, {c, a}} {
 		for i := 0; i <= edge; i++ {
 			s := float64(i) / edge
-			sampled = min(sampled, dist2(p, e[0].Scale(1-s).Add(e[1].Scale(s))))
+			sampled = min(sampled, geom.Dist2(p, e[0].Scale(1-s).Add(e[1].Scale(s))))
 		}
 	}
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
@@ -276,7 +271,7 @@ func checkClosest(p, a, b, c Vec3) (errs []string) {
 	if d := x.Sub(q.Point).Norm(); !(d <= 1e-12) {
 		bad("Point is %g from the sum of bary x corners %v", d, x)
 	}
-	if d := dist2(p, q.Point); !(math.Abs(d-q.Dist2) <= 1e-14) {
+	if d := geom.Dist2(p, q.Point); !(math.Abs(d-q.Dist2) <= 1e-14) {
 		bad("Dist2 %g but |p - Point|^2 = %g", q.Dist2, d)
 	}
 	w := q.Bary
@@ -304,7 +299,7 @@ func checkClosest(p, a, b, c Vec3) (errs []string) {
 }
 
 // checkNearest compares Nearest with the brute force at every point.
-func checkNearest(t *testing.T, name string, m *Mesh, b *BVH, pts []Vec3, maxDist float64) {
+func checkNearest(t *testing.T, name string, m *geom.Mesh, b *BVH, pts []geom.Vec3, maxDist float64) {
 	t.Helper()
 	bad := 0
 	for _, p := range pts {
@@ -325,13 +320,13 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	type testMesh struct {
 		name string
-		m    *Mesh
+		m    *geom.Mesh
 	}
 	meshes := []testMesh{
-		{"sphere with hole", sphereWithHole(Vec3{0.1, -0.2, 0.3}, 0.7, 24, 48, 4)},
+		{"sphere with hole", geom.OpenSphereMesh(geom.Vec3{0.1, -0.2, 0.3}, 0.7, 24, 48, 4)},
 		{"soup", randomSoup(rng, 1500)},
-		{"box", BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})},
-		{"single triangle", &Mesh{Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}},
+		{"box", geom.BoxMesh(geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1})},
+		{"single triangle", &geom.Mesh{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}},
 	}
 	if _, err := spotOnce(); err == nil {
 		meshes = append(meshes, testMesh{"spot", loadSpot(t)})
@@ -356,22 +351,22 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 // tie rule decides.
 func TestNearestTies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
-	box := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
-	dup := &Mesh{Positions: box.Positions}
+	box := geom.BoxMesh(geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1})
+	dup := &geom.Mesh{Positions: box.Positions}
 	dup.Triangles = append(dup.Triangles, box.Triangles...)
 	dup.Triangles = append(dup.Triangles, box.Triangles...)
-	sphere := sphereWithHole(Vec3{}, 1, 8, 16, 0)
-	dsph := &Mesh{Positions: sphere.Positions}
+	sphere := geom.OpenSphereMesh(geom.Vec3{}, 1, 8, 16, 0)
+	dsph := &geom.Mesh{Positions: sphere.Positions}
 	dsph.Triangles = append(dsph.Triangles, sphere.Triangles...)
 	dsph.Triangles = append(dsph.Triangles, sphere.Triangles...)
-	for _, m := range []*Mesh{dup, dsph} {
+	for _, m := range []*geom.Mesh{dup, dsph} {
 		rng.Shuffle(len(m.Triangles), func(i, j int) { m.Triangles[i], m.Triangles[j] = m.Triangles[j], m.Triangles[i] })
 	}
-	var lattice []Vec3
+	var lattice []geom.Vec3
 	for x := -6; x <= 6; x++ {
 		for y := -6; y <= 6; y++ {
 			for z := -6; z <= 6; z++ {
-				lattice = append(lattice, Vec3{float64(x), float64(y), float64(z)}.Scale(0.25))
+				lattice = append(lattice, geom.Vec3{float64(x), float64(y), float64(z)}.Scale(0.25))
 			}
 		}
 	}
@@ -379,10 +374,10 @@ func TestNearestTies(t *testing.T) {
 	checkNearest(t, "box twice, shuffled", dup, NewBVH(dup), lattice, math.Inf(1))
 	checkNearest(t, "sphere twice, shuffled", dsph, NewBVH(dsph), lattice, math.Inf(1))
 	// On the axes every point is equidistant from the triangles around a pole.
-	var axes []Vec3
+	var axes []geom.Vec3
 	for i := -20; i <= 20; i++ {
 		for k := range 3 {
-			var p Vec3
+			var p geom.Vec3
 			p[k] = float64(i) / 10
 			axes = append(axes, p)
 		}
@@ -402,17 +397,17 @@ func TestNearestTies(t *testing.T) {
 
 func TestBVHStructure(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
-	for _, m := range []*Mesh{
+	for _, m := range []*geom.Mesh{
 		randomSoup(rng, 1000),
-		sphereWithHole(Vec3{}, 1, 30, 60, 3),
+		geom.OpenSphereMesh(geom.Vec3{}, 1, 30, 60, 3),
 		// Every centroid the same: no split plane separates them.
-		&Mesh{Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: make([][3]int32, 100)},
+		&geom.Mesh{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: make([][3]int32, 100)},
 	} {
 		b := NewBVH(m)
 		seen := make([]int, len(m.Triangles))
-		var walk func(i int32, depth int) (lo, hi Vec3)
+		var walk func(i int32, depth int) (lo, hi geom.Vec3)
 		maxDepth := 0
-		walk = func(i int32, depth int) (lo, hi Vec3) {
+		walk = func(i int32, depth int) (lo, hi geom.Vec3) {
 			maxDepth = max(maxDepth, depth)
 			nd := b.nodes[i]
 			if nd.count > 0 {
@@ -420,7 +415,7 @@ func TestBVHStructure(t *testing.T) {
 					t.Errorf("leaf %d holds %d triangles", i, nd.count)
 				}
 				inf := math.Inf(1)
-				lo, hi = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
+				lo, hi = geom.Vec3{inf, inf, inf}, geom.Vec3{-inf, -inf, -inf}
 				for s := nd.first; s < nd.first+nd.count; s++ {
 					seen[b.tri[s]]++
 					tr := m.Triangles[b.tri[s]]
@@ -457,11 +452,11 @@ func TestBVHStructure(t *testing.T) {
 }
 
 func TestEmptyBVH(t *testing.T) {
-	b := NewBVH(&Mesh{})
-	if tri, _, ok := b.Nearest(Vec3{}, math.Inf(1)); ok || tri != -1 {
+	b := NewBVH(&geom.Mesh{})
+	if tri, _, ok := b.Nearest(geom.Vec3{}, math.Inf(1)); ok || tri != -1 {
 		t.Errorf("Nearest on an empty BVH = %d, %v", tri, ok)
 	}
-	if w := b.WindingNumber(Vec3{}); w != 0 {
+	if w := b.WindingNumber(geom.Vec3{}); w != 0 {
 		t.Errorf("WindingNumber on an empty BVH = %g", w)
 	}
 }

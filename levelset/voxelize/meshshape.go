@@ -1,8 +1,10 @@
-package levelset
+package voxelize
 
 import (
 	"fmt"
 	"math"
+
+	"snowtools/levelset/geom"
 )
 
 // MeshShape is the solid bounded by a triangle mesh, as a Shape: a snow source or
@@ -24,25 +26,25 @@ import (
 // A MeshShape keeps its own copy of the mesh, is immutable once built and is safe for
 // concurrent use.
 type MeshShape struct {
-	mesh   Mesh // private copy: positions and triangles only
+	mesh   geom.Mesh // private copy: positions and triangles only
 	bvh    *BVH
 	pn     *Pseudonormals // the sign test when closed; surface normals always
-	topo   *Topology
+	topo   *geom.Topology
 	closed bool
 	flip   bool // the triangles wind clockwise seen from outside (negative volume)
-	lo, hi Vec3
+	lo, hi geom.Vec3
 	floor  float64 // distances below this count as "on the surface"
 }
 
 // NewMeshShape validates m (Mesh.Validate, and some triangle with area) and
 // precomputes its BVH, topology and, for a closed mesh, its pseudonormals; for an
 // open mesh it builds the winding-number expansion now rather than on the first query.
-func NewMeshShape(m *Mesh) (*MeshShape, error) {
+func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
-	s := &MeshShape{mesh: Mesh{
-		Positions: append([]Vec3(nil), m.Positions...),
+	s := &MeshShape{mesh: geom.Mesh{
+		Positions: append([]geom.Vec3(nil), m.Positions...),
 		Triangles: append([][3]int32(nil), m.Triangles...),
 	}}
 	s.lo, s.hi = s.mesh.Bounds()
@@ -59,7 +61,7 @@ func NewMeshShape(m *Mesh) (*MeshShape, error) {
 	}
 	s.flip = volume < 0
 	s.bvh = NewBVH(&s.mesh)
-	s.topo = NewTopology(s.mesh.Triangles)
+	s.topo = geom.NewTopology(s.mesh.Triangles)
 	s.pn = NewPseudonormals(&s.mesh, s.topo)
 	s.closed = s.topo.Closed
 	if !s.closed {
@@ -75,10 +77,10 @@ func (s *MeshShape) Closed() bool { return s.closed }
 
 // Topology returns the mesh's edge topology (boundary and non-manifold edge counts
 // explain why a mesh is not Closed).
-func (s *MeshShape) Topology() *Topology { return s.topo }
+func (s *MeshShape) Topology() *geom.Topology { return s.topo }
 
 // Bounds returns the bounding box of the mesh's vertices: where phi < 0 can be.
-func (s *MeshShape) Bounds() Bounds { return Bounds{Min: s.lo, Max: s.hi} }
+func (s *MeshShape) Bounds() geom.Box { return geom.Box{Min: s.lo, Max: s.hi} }
 
 // Lipschitz returns L such that |phi(p) - phi(q)| <= L |p - q|: 1 for a closed mesh,
 // whose phi is a signed distance, and +Inf for an open one, whose phi jumps across
@@ -91,10 +93,10 @@ func (s *MeshShape) Lipschitz() float64 {
 }
 
 // Distance implements Shape (see MeshShape for the formulas).
-func (s *MeshShape) Distance(p Vec3) (float64, Vec3) {
+func (s *MeshShape) Distance(p geom.Vec3) (float64, geom.Vec3) {
 	t, cp, ok := s.bvh.Nearest(p, math.Inf(1))
 	if !ok { // only for a non-finite p
-		return math.NaN(), Vec3{0, 1, 0}
+		return math.NaN(), geom.Vec3{0, 1, 0}
 	}
 	d := math.Sqrt(cp.Dist2)
 	var inside bool
@@ -126,9 +128,9 @@ func (s *MeshShape) Distance(p Vec3) (float64, Vec3) {
 
 // surfaceNormal returns the unit pseudonormal of feature f of triangle t (on a
 // boundary edge of an open mesh, the face normal), or (0, 1, 0) when it vanishes.
-func (s *MeshShape) surfaceNormal(t int32, f Feature) Vec3 {
-	if n := s.pn.At(t, f).Unit(); n != (Vec3{}) {
+func (s *MeshShape) surfaceNormal(t int32, f Feature) geom.Vec3 {
+	if n := s.pn.At(t, f).Unit(); n != (geom.Vec3{}) {
 		return n
 	}
-	return Vec3{0, 1, 0}
+	return geom.Vec3{0, 1, 0}
 }

@@ -1,4 +1,6 @@
-package levelset
+package voxelize
+
+import "snowtools/levelset/geom"
 
 // Feature names the part of a triangle (a, b, c) that holds a closest point: the
 // inside of the face, one of its edges or one of its corners. The sign of a distance
@@ -18,7 +20,7 @@ const (
 
 // ClosestPoint is the point of a triangle nearest to a query point p.
 type ClosestPoint struct {
-	Point   Vec3       // the closest point: Bary[0] a + Bary[1] b + Bary[2] c
+	Point   geom.Vec3  // the closest point: Bary[0] a + Bary[1] b + Bary[2] c
 	Bary    [3]float64 // barycentric coordinates of Point, each in [0, 1], summing to 1
 	Feature Feature    // the face, edge or corner Point lies on
 	Dist2   float64    // |p - Point|^2
@@ -29,7 +31,7 @@ type ClosestPoint struct {
 // signs of dot products, as in Ericson, Real-Time Collision Detection, section 5.1.5,
 // so no case is decided by a near-zero division. A degenerate triangle (zero area)
 // is treated as its three edges.
-func ClosestOnTriangle(p, a, b, c Vec3) ClosestPoint {
+func ClosestOnTriangle(p, a, b, c geom.Vec3) ClosestPoint {
 	t := newTriangle(a, b, c)
 	return t.closest(p)
 }
@@ -40,14 +42,14 @@ func ClosestOnTriangle(p, a, b, c Vec3) ClosestPoint {
 // The query code works on scalars rather than Vec3 values: Go keeps arrays in
 // memory, and the copies cost more than the arithmetic in this inner loop.
 type triangle struct {
-	a, ab, ac        Vec3 // corner a and the edges b - a, c - a
+	a, ab, ac        geom.Vec3 // corner a and the edges b - a, c - a
 	abab, abac, acac float64
 	// flat marks a triangle without area, or so little that the region test's
 	// products are rounding noise: it is treated as its three edges.
 	flat bool
 }
 
-func newTriangle(a, b, c Vec3) triangle {
+func newTriangle(a, b, c geom.Vec3) triangle {
 	t := triangle{a: a, ab: b.Sub(a), ac: c.Sub(a)}
 	t.abab, t.abac, t.acac = t.ab.Dot(t.ab), t.ab.Dot(t.ac), t.ac.Dot(t.ac)
 	// |ab x ac|^2 = |ab|^2 |ac|^2 - (ab.ac)^2: sin^2 of the angle at a, times the
@@ -63,7 +65,7 @@ func newTriangle(a, b, c Vec3) triangle {
 // and the like taken from the precomputed products.
 func (t *triangle) region(px, py, pz float64) (f Feature, v, w float64) {
 	if t.flat {
-		return t.onEdges(Vec3{px, py, pz})
+		return t.onEdges(geom.Vec3{px, py, pz})
 	}
 	apx, apy, apz := px-t.a[0], py-t.a[1], pz-t.a[2]
 	d1 := t.ab[0]*apx + t.ab[1]*apy + t.ab[2]*apz // ab.(p-a)
@@ -97,8 +99,8 @@ func (t *triangle) region(px, py, pz float64) (f Feature, v, w float64) {
 }
 
 // at returns a + v ab + w ac.
-func (t *triangle) at(v, w float64) Vec3 {
-	return Vec3{
+func (t *triangle) at(v, w float64) geom.Vec3 {
+	return geom.Vec3{
 		t.a[0] + v*t.ab[0] + w*t.ac[0],
 		t.a[1] + v*t.ab[1] + w*t.ac[1],
 		t.a[2] + v*t.ab[2] + w*t.ac[2],
@@ -106,7 +108,7 @@ func (t *triangle) at(v, w float64) Vec3 {
 }
 
 // closest returns the point of the triangle nearest to p.
-func (t *triangle) closest(p Vec3) ClosestPoint {
+func (t *triangle) closest(p geom.Vec3) ClosestPoint {
 	f, v, w := t.region(p[0], p[1], p[2])
 	q := t.at(v, w)
 	bary := [3]float64{1 - v - w, v, w}
@@ -116,11 +118,11 @@ func (t *triangle) closest(p Vec3) ClosestPoint {
 	case FeatureEdgeBC:
 		bary[0] = 0
 	}
-	return ClosestPoint{Point: q, Bary: bary, Feature: f, Dist2: dist2(p, q)}
+	return ClosestPoint{Point: q, Bary: bary, Feature: f, Dist2: geom.Dist2(p, q)}
 }
 
 // onEdges handles a triangle without area: the nearest point of its three edges.
-func (t *triangle) onEdges(p Vec3) (Feature, float64, float64) {
+func (t *triangle) onEdges(p geom.Vec3) (Feature, float64, float64) {
 	best, bestF, bestV, bestW := -1.0, FeatureEdgeAB, 0.0, 0.0
 	try := func(f Feature, v0, w0, v1, w1 float64) { // the segment from (v0, w0) to (v1, w1)
 		s, e := t.at(v0, w0), t.at(v1, w1)
@@ -130,7 +132,7 @@ func (t *triangle) onEdges(p Vec3) (Feature, float64, float64) {
 			u = min(max(p.Sub(s).Dot(d)/l2, 0), 1)
 		}
 		v, w := v0+u*(v1-v0), w0+u*(w1-w0)
-		if d2 := dist2(p, t.at(v, w)); best < 0 || d2 < best {
+		if d2 := geom.Dist2(p, t.at(v, w)); best < 0 || d2 < best {
 			best, bestF, bestV, bestW = d2, f, v, w
 		}
 	}
@@ -138,9 +140,4 @@ func (t *triangle) onEdges(p Vec3) (Feature, float64, float64) {
 	try(FeatureEdgeBC, 1, 0, 0, 1)
 	try(FeatureEdgeCA, 0, 1, 0, 0)
 	return bestF, bestV, bestW
-}
-
-func dist2(p, q Vec3) float64 {
-	dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
-	return dx*dx + dy*dy + dz*dz
 }

@@ -1,9 +1,12 @@
-package levelset
+package voxelize
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // The yardstick of ../shared/specs/voxelizer.md: an exact oracle (brute-force
@@ -24,7 +27,7 @@ type oracleAnswer struct {
 // tieGap is the yardstick's float tie: a distance gap of 1e-4 h.
 const tieGap = 1e-4
 
-func oracleAt(m *Mesh, p Vec3, h float64) oracleAnswer {
+func oracleAt(m *geom.Mesh, p geom.Vec3, h float64) oracleAnswer {
 	best := oracleAnswer{dist: math.Inf(1), tri: -1}
 	dists := make([]float64, len(m.Triangles))
 	for t, tri := range m.Triangles {
@@ -44,7 +47,7 @@ func oracleAt(m *Mesh, p Vec3, h float64) oracleAnswer {
 }
 
 // closestPointOf returns p's closest point on triangle t of m.
-func closestPointOf(m *Mesh, t int32, p Vec3) ClosestPoint {
+func closestPointOf(m *geom.Mesh, t int32, p geom.Vec3) ClosestPoint {
 	tri := m.Triangles[t]
 	return ClosestOnTriangle(p, m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]])
 }
@@ -67,18 +70,18 @@ type score struct {
 
 // smoothVelocities gives vertex i the field (sin 2pi y/L, sin 2pi z/L, sin 2pi x/L):
 // non-linear, so a wrong closest triangle shows in the interpolated velocity.
-func smoothVelocities(m *Mesh) {
+func smoothVelocities(m *geom.Mesh) {
 	lo, hi := m.Bounds()
 	L := hi.Sub(lo).Norm()
-	m.Velocities = make([]Vec3, len(m.Positions))
+	m.Velocities = make([]geom.Vec3, len(m.Positions))
 	for i, p := range m.Positions {
-		m.Velocities[i] = Vec3{math.Sin(2 * math.Pi * p[1] / L), math.Sin(2 * math.Pi * p[2] / L), math.Sin(2 * math.Pi * p[0] / L)}
+		m.Velocities[i] = geom.Vec3{math.Sin(2 * math.Pi * p[1] / L), math.Sin(2 * math.Pi * p[2] / L), math.Sin(2 * math.Pi * p[0] / L)}
 	}
 }
 
 // scoreCollider scores n random band voxels of c and n random near-surface points
 // for coverage. closed says whether the pseudonormal sign must agree everywhere.
-func scoreCollider(t *testing.T, m *Mesh, c *Collider, halfWidth int, n int, closed bool) score {
+func scoreCollider(t *testing.T, m *geom.Mesh, c *Volumes, halfWidth int, n int, closed bool) score {
 	t.Helper()
 	h := c.Surface.Transform.VoxelSize
 	W := float64(halfWidth) * h
@@ -86,14 +89,14 @@ func scoreCollider(t *testing.T, m *Mesh, c *Collider, halfWidth int, n int, clo
 	for _, v := range m.Velocities {
 		maxVel = max(maxVel, v.Norm())
 	}
-	var active []Coord
-	c.Surface.ForEachActive(func(co Coord, _ float32) { active = append(active, co) })
+	var active []levelset.Coord
+	c.Surface.ForEachActive(func(co levelset.Coord, _ float32) { active = append(active, co) })
 	if len(active) == 0 {
 		t.Fatal("no active voxels")
 	}
 	var pn *Pseudonormals
 	if closed {
-		pn = NewPseudonormals(m, NewTopology(m.Triangles))
+		pn = NewPseudonormals(m, geom.NewTopology(m.Triangles))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	var s score
@@ -133,7 +136,7 @@ func scoreCollider(t *testing.T, m *Mesh, c *Collider, halfWidth int, n int, clo
 		for _, t := range o.ties {
 			cp := closestPointOf(m, t, x)
 			tri := m.Triangles[t]
-			var vStar Vec3
+			var vStar geom.Vec3
 			for k := range 3 {
 				vStar = vStar.Add(m.Velocities[tri[k]].Scale(cp.Bary[k]))
 			}
@@ -188,9 +191,9 @@ func scoreCollider(t *testing.T, m *Mesh, c *Collider, halfWidth int, n int, clo
 		}
 		a, b, cc := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
 		q := a.Add(b.Sub(a).Scale(u)).Add(cc.Sub(a).Scale(w))
-		q = q.Add(Vec3{(2*rng.Float64() - 1) * W, (2*rng.Float64() - 1) * W, (2*rng.Float64() - 1) * W})
+		q = q.Add(geom.Vec3{(2*rng.Float64() - 1) * W, (2*rng.Float64() - 1) * W, (2*rng.Float64() - 1) * W})
 		idx := c.Surface.Transform.WorldToIndex(q)
-		co := Coord{int32(math.Round(idx[0])), int32(math.Round(idx[1])), int32(math.Round(idx[2]))}
+		co := levelset.Coord{int32(math.Round(idx[0])), int32(math.Round(idx[1])), int32(math.Round(idx[2]))}
 		x := c.Surface.Transform.IndexToWorld(co)
 		if oracleAt(m, x, h).dist <= W {
 			s.coverageChecked++

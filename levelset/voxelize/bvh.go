@@ -1,9 +1,11 @@
-package levelset
+package voxelize
 
 import (
 	"math"
 	"slices"
 	"sync"
+
+	"snowtools/levelset/geom"
 )
 
 // BVH is a bounding-volume hierarchy of axis-aligned boxes over the triangles of a
@@ -22,9 +24,9 @@ import (
 // under a sync.Once), so any number of goroutines may query it at the same time.
 type BVH struct {
 	nodes []bvhNode
-	tri   []int32   // tri[s]: the mesh triangle held by slot s
-	pos   [][3]Vec3 // pos[s]: the corners a, b, c of that triangle
-	scale float64   // largest |coordinate| of any vertex; sets the pruning margin
+	tri   []int32        // tri[s]: the mesh triangle held by slot s
+	pos   [][3]geom.Vec3 // pos[s]: the corners a, b, c of that triangle
+	scale float64        // largest |coordinate| of any vertex; sets the pruning margin
 
 	windOnce sync.Once
 	wind     []windNode // per node, same index as nodes; see winding.go
@@ -34,7 +36,7 @@ type BVH struct {
 // first .. first+count-1; an inner node has count == 0, its left child at the next
 // index and its right child at index first.
 type bvhNode struct {
-	lo, hi Vec3
+	lo, hi geom.Vec3
 	first  int32
 	count  int32
 }
@@ -62,9 +64,9 @@ const (
 // built on separate goroutines (at most 8), which gives the same tree as a serial
 // build. m must be valid (see Mesh.Validate). A mesh
 // without triangles gives an empty BVH whose queries find nothing.
-func NewBVH(m *Mesh) *BVH {
+func NewBVH(m *geom.Mesh) *BVH {
 	n := len(m.Triangles)
-	b := &BVH{tri: make([]int32, n), pos: make([][3]Vec3, n)}
+	b := &BVH{tri: make([]int32, n), pos: make([][3]geom.Vec3, n)}
 	if n == 0 {
 		return b
 	}
@@ -82,7 +84,7 @@ func NewBVH(m *Mesh) *BVH {
 	for s, it := range items {
 		tr := m.Triangles[it.tri]
 		b.tri[s] = it.tri
-		b.pos[s] = [3]Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
+		b.pos[s] = [3]geom.Vec3{m.Positions[tr[0]], m.Positions[tr[1]], m.Positions[tr[2]]}
 	}
 	return b
 }
@@ -91,7 +93,7 @@ func NewBVH(m *Mesh) *BVH {
 // sorts the items into leaf order; keeping them in one array (not indexed through
 // a permutation) keeps every pass over a node's range sequential in memory.
 type bvhItem struct {
-	lo, hi Vec3
+	lo, hi geom.Vec3
 	tri    int32
 }
 
@@ -117,12 +119,12 @@ type bvhBuilder struct {
 }
 
 // bvhBounds are the box of a range of items and the box of their (doubled) centres.
-type bvhBounds struct{ lo, hi, clo, chi Vec3 }
+type bvhBounds struct{ lo, hi, clo, chi geom.Vec3 }
 
 // emptyBounds is the identity of bvhBounds.add.
 func emptyBounds() bvhBounds {
 	inf := math.Inf(1)
-	lo, hi := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}
+	lo, hi := geom.Vec3{inf, inf, inf}, geom.Vec3{-inf, -inf, -inf}
 	return bvhBounds{lo, hi, lo, hi}
 }
 
@@ -231,7 +233,7 @@ func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, 
 		it := &bd.items[i]
 		k := bvhBin(it.centre2(axis), c0, scale)
 		if binN[k] == 0 {
-			bins[k] = bvhBounds{it.lo, it.hi, Vec3{}, Vec3{}}
+			bins[k] = bvhBounds{it.lo, it.hi, geom.Vec3{}, geom.Vec3{}}
 			for a := range 3 {
 				bins[k].clo[a] = it.centre2(a)
 			}
@@ -245,7 +247,7 @@ func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, 
 	// left to add the left parts. Only the boxes matter for the cost.
 	var rightCost [bvhBins]float64
 	inf := math.Inf(1)
-	lo, hi, n := Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	lo, hi, n := geom.Vec3{inf, inf, inf}, geom.Vec3{-inf, -inf, -inf}, 0
 	for k := bvhBins - 1; k > 0; k-- {
 		if binN[k] > 0 {
 			lo, hi, n = minVec(lo, bins[k].lo), maxVec(hi, bins[k].hi), n+binN[k]
@@ -254,7 +256,7 @@ func (bd *bvhBuilder) splitSAH(start, end, axis int, c0, ext float64) (mid int, 
 			rightCost[k] = rightCost[(k+1)%bvhBins] // the same split as the next boundary
 		}
 	}
-	lo, hi, n = Vec3{inf, inf, inf}, Vec3{-inf, -inf, -inf}, 0
+	lo, hi, n = geom.Vec3{inf, inf, inf}, geom.Vec3{-inf, -inf, -inf}, 0
 	best, bestCost := -1, inf
 	for k := 1; k < bvhBins; k++ {
 		if binN[k-1] == 0 {
@@ -315,7 +317,7 @@ func (bd *bvhBuilder) splitMedian(start, end, axis int) int {
 // minVec is the component-wise minimum of a and b for finite vectors. Unlike
 // Vec3.Min it skips math.Min's NaN and signed-zero cases, which on amd64 cost a
 // function call per component and made the build several times slower.
-func minVec(a, b Vec3) Vec3 {
+func minVec(a, b geom.Vec3) geom.Vec3 {
 	for k := range 3 {
 		if b[k] < a[k] {
 			a[k] = b[k]
@@ -325,7 +327,7 @@ func minVec(a, b Vec3) Vec3 {
 }
 
 // maxVec is the component-wise maximum of a and b for finite vectors (see minVec).
-func maxVec(a, b Vec3) Vec3 {
+func maxVec(a, b geom.Vec3) geom.Vec3 {
 	for k := range 3 {
 		if b[k] > a[k] {
 			a[k] = b[k]
@@ -335,7 +337,7 @@ func maxVec(a, b Vec3) Vec3 {
 }
 
 // boxHalfArea is half the surface area of the box [lo, hi].
-func boxHalfArea(lo, hi Vec3) float64 {
+func boxHalfArea(lo, hi geom.Vec3) float64 {
 	d := hi.Sub(lo)
 	return d[0]*d[1] + d[1]*d[2] + d[2]*d[0]
 }
@@ -343,7 +345,7 @@ func boxHalfArea(lo, hi Vec3) float64 {
 // boxDist2 is the squared distance from p to the box [lo, hi], zero inside.
 // Each term is an exact difference of two floats rounded once, so it is within a
 // few ulps of the true distance, which the pruning margin of Nearest covers.
-func boxDist2(p, lo, hi Vec3) float64 {
+func boxDist2(p, lo, hi geom.Vec3) float64 {
 	var d2 float64
 	for k := range 3 {
 		if v := lo[k] - p[k]; v > 0 {
@@ -374,7 +376,7 @@ func (b *BVH) Len() int { return len(b.tri) }
 // may still hold a triangle whose computed Dist2 ties or beats it. The margin,
 // 2^-36 times the largest coordinate, is far above those errors and far below
 // any distance that matters, so it costs nothing measurable.
-func (b *BVH) Nearest(p Vec3, maxDist float64) (tri int32, cp ClosestPoint, ok bool) {
+func (b *BVH) Nearest(p geom.Vec3, maxDist float64) (tri int32, cp ClosestPoint, ok bool) {
 	if len(b.nodes) == 0 || !(maxDist >= 0) {
 		return -1, ClosestPoint{}, false
 	}

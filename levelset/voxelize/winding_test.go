@@ -1,4 +1,4 @@
-package levelset
+package voxelize
 
 import (
 	"math"
@@ -6,18 +6,20 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 func TestExactWindingNumberOfClosedMeshes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
-	box := BoxMesh(Vec3{-1, -2, -0.5}, Vec3{2, 1, 0.5})
-	sphere := sphereWithHole(Vec3{0.3, 0.1, -0.2}, 1, 16, 32, 0)
+	box := geom.BoxMesh(geom.Vec3{-1, -2, -0.5}, geom.Vec3{2, 1, 0.5})
+	sphere := geom.OpenSphereMesh(geom.Vec3{0.3, 0.1, -0.2}, 1, 16, 32, 0)
 	for _, tc := range []struct {
 		name   string
-		m      *Mesh
-		inside func(p Vec3) int // 1 inside, 0 outside, -1 too close to tell
+		m      *geom.Mesh
+		inside func(p geom.Vec3) int // 1 inside, 0 outside, -1 too close to tell
 	}{
-		{"box", box, func(p Vec3) int {
+		{"box", box, func(p geom.Vec3) int {
 			d := math.Inf(1)
 			lo, hi := box.Bounds()
 			for k := range 3 {
@@ -31,10 +33,10 @@ func TestExactWindingNumberOfClosedMeshes(t *testing.T) {
 			}
 			return -1
 		}},
-		{"sphere", sphere, func(p Vec3) int {
+		{"sphere", sphere, func(p geom.Vec3) int {
 			// The polyhedron lies between the sphere and a sphere of radius
 			// cos(pi/16) (the largest angular half-step).
-			r := p.Sub(Vec3{0.3, 0.1, -0.2}).Norm()
+			r := p.Sub(geom.Vec3{0.3, 0.1, -0.2}).Norm()
 			switch {
 			case r < 0.95:
 				return 1
@@ -71,11 +73,11 @@ func TestExactWindingNumberOfClosedMeshes(t *testing.T) {
 type windingStats struct {
 	n, sign, scored  int
 	maxErr, sumErr2  float64
-	worstP           Vec3
+	worstP           geom.Vec3
 	worstW, worstFst float64
 }
 
-func (s *windingStats) add(p Vec3, exact, fast float64) {
+func (s *windingStats) add(p geom.Vec3, exact, fast float64) {
 	e := math.Abs(fast - exact)
 	s.n++
 	s.sumErr2 += e * e
@@ -101,10 +103,10 @@ func TestFastWindingNumberMatchesExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(61, 62))
 	type testMesh struct {
 		name string
-		m    *Mesh
+		m    *geom.Mesh
 	}
 	meshes := []testMesh{
-		{"sphere with hole", sphereWithHole(Vec3{0.1, -0.2, 0.3}, 0.5, 40, 80, 6)},
+		{"sphere with hole", geom.OpenSphereMesh(geom.Vec3{0.1, -0.2, 0.3}, 0.5, 40, 80, 6)},
 		{"soup", randomSoup(rng, 3000)},
 	}
 	if _, err := spotOnce(); err == nil {
@@ -116,7 +118,7 @@ func TestFastWindingNumberMatchesExact(t *testing.T) {
 		b := NewBVH(tm.m)
 		for _, set := range []struct {
 			name string
-			pts  []Vec3
+			pts  []geom.Vec3
 		}{
 			{"box", boxPoints(rng, tm.m, 2500, 0.25)},
 			{"near", surfacePoints(rng, tm.m, 2500, 0.01)},
@@ -146,7 +148,7 @@ func TestFastWindingNumberMatchesExact(t *testing.T) {
 
 // parallelExactWinding returns ExactWindingNumber(m, p) for every point, on all
 // CPUs: the oracle is the slow part of the tests.
-func parallelExactWinding(m *Mesh, pts []Vec3) []float64 {
+func parallelExactWinding(m *geom.Mesh, pts []geom.Vec3) []float64 {
 	w := make([]float64, len(pts))
 	var wg sync.WaitGroup
 	workers := runtime.GOMAXPROCS(0)
@@ -171,10 +173,10 @@ func parallelExactWinding(m *Mesh, pts []Vec3) []float64 {
 // a single direction the leading error term may happen to vanish.
 func TestWindingExpansionOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
-	m := sphereWithHole(Vec3{0.2, 0.1, -0.3}, 0.5, 12, 24, 4)
+	m := geom.OpenSphereMesh(geom.Vec3{0.2, 0.1, -0.3}, 0.5, 12, 24, 4)
 	// Make it asymmetric so that every term of the expansion is nonzero.
 	for i, p := range m.Positions {
-		m.Positions[i] = Vec3{p[0] * 1.3, p[1] + 0.2*p[0]*p[0], p[2] * (1 + 0.3*p[1])}
+		m.Positions[i] = geom.Vec3{p[0] * 1.3, p[1] + 0.2*p[0]*p[0], p[2] * (1 + 0.3*p[1])}
 	}
 	b := NewBVH(m)
 	b.windOnce.Do(b.buildWinding)
@@ -182,7 +184,7 @@ func TestWindingExpansionOrder(t *testing.T) {
 	dists := []float64{8, 16, 32}
 	errs := make([]float64, len(dists))
 	for range 50 {
-		dir := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit()
+		dir := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit()
 		for i, dist := range dists {
 			p := root.centre.Add(dir.Scale(dist))
 			x := root.centre.Sub(p)
@@ -203,7 +205,7 @@ func TestWindingExpansionOrder(t *testing.T) {
 // integral over a triangle of d d^T dA = (A/12)(sum x_v x_v^T + s s^T), against a
 // midpoint-rule quadrature.
 func TestTriangleSecondMoment(t *testing.T) {
-	x := [3]Vec3{{0.3, -0.2, 0.5}, {1.1, 0.4, -0.3}, {-0.4, 0.9, 0.2}}
+	x := [3]geom.Vec3{{0.3, -0.2, 0.5}, {1.1, 0.4, -0.3}, {-0.4, 0.9, 0.2}}
 	area := x[1].Sub(x[0]).Cross(x[2].Sub(x[0])).Norm() / 2
 	s := x[0].Add(x[1]).Add(x[2])
 	const n = 400
@@ -239,7 +241,7 @@ func TestTriangleSecondMoment(t *testing.T) {
 // for bit (run with -race to check the sharing).
 func TestWindingNumberConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(81, 82))
-	m := sphereWithHole(Vec3{}, 1, 20, 40, 3)
+	m := geom.OpenSphereMesh(geom.Vec3{}, 1, 20, 40, 3)
 	pts := boxPoints(rng, m, 400, 0.2)
 	want := make([]float64, len(pts))
 	ref := NewBVH(m)

@@ -1,6 +1,12 @@
-package levelset
+package voxelize
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
+)
 
 // Beyond the band a level set holds only a sign, as ±HalfWidth h. A voxel beyond the
 // band is more than h from the surface, so the segment to any face neighbour does not
@@ -15,9 +21,9 @@ import "math"
 // leaf's bit masks, a face step being a shift (see dilateWithin).
 func (v *voxelizer) fillBeyondBand() {
 	background := float32(v.radius)
-	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
+	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
-		var inside, outside, beyond Mask512
+		var inside, outside, beyond levelset.Mask512
 		l.phi.Active.ForEachOn(func(o int) {
 			if l.phi.Values[o] < 0 {
 				inside.Set(o, true)
@@ -44,9 +50,9 @@ func (v *voxelizer) fillBeyondBand() {
 
 // floodWithin grows seed by face steps through the voxels of allowed (and those of
 // seed) until it stops growing.
-func floodWithin(seed Mask512, allowed *Mask512) Mask512 {
+func floodWithin(seed levelset.Mask512, allowed *levelset.Mask512) levelset.Mask512 {
 	for {
-		grown := dilateWithin(&seed)
+		grown := levelset.DilateMask(&seed)
 		grown = grown.And(allowed)
 		grown = grown.Or(&seed)
 		if grown == seed {
@@ -62,21 +68,21 @@ func floodWithin(seed Mask512, allowed *Mask512) Mask512 {
 // since they may cross 1/2 through a hole without meeting the surface.
 func (v *voxelizer) fillInside() {
 	lo, hi := v.mesh.Bounds()
-	var first, last Coord
+	var first, last levelset.Coord
 	for k := range 3 {
-		first[k] = int32(math.Floor(lo[k]/v.h)) &^ (LeafDim - 1)
-		last[k] = int32(math.Ceil(hi[k]/v.h)) &^ (LeafDim - 1)
+		first[k] = int32(math.Floor(lo[k]/v.h)) &^ (levelset.LeafDim - 1)
+		last[k] = int32(math.Ceil(hi[k]/v.h)) &^ (levelset.LeafDim - 1)
 	}
 	var dims [3]int
 	for k := range 3 {
-		dims[k] = int(last[k]-first[k])/LeafDim + 1
+		dims[k] = int(last[k]-first[k])/levelset.LeafDim + 1
 	}
-	index := func(c Coord) int {
-		return (int(c[0]-first[0])/LeafDim*dims[1]+int(c[1]-first[1])/LeafDim)*dims[2] + int(c[2]-first[2])/LeafDim
+	index := func(c levelset.Coord) int {
+		return (int(c[0]-first[0])/levelset.LeafDim*dims[1]+int(c[1]-first[1])/levelset.LeafDim)*dims[2] + int(c[2]-first[2])/levelset.LeafDim
 	}
-	origin := func(i int) Coord {
+	origin := func(i int) levelset.Coord {
 		z, y, x := i%dims[2], i/dims[2]%dims[1], i/dims[2]/dims[1]
-		return first.Add(Coord{int32(x * LeafDim), int32(y * LeafDim), int32(z * LeafDim)})
+		return first.Add(levelset.Coord{int32(x * levelset.LeafDim), int32(y * levelset.LeafDim), int32(z * levelset.LeafDim)})
 	}
 	const (
 		unknown = iota
@@ -85,7 +91,7 @@ func (v *voxelizer) fillInside() {
 		inside
 	)
 	state := make([]uint8, dims[0]*dims[1]*dims[2])
-	within := func(c Coord) bool {
+	within := func(c levelset.Coord) bool {
 		return c[0] >= first[0] && c[1] >= first[1] && c[2] >= first[2] && c[0] <= last[0] && c[1] <= last[1] && c[2] <= last[2]
 	}
 	for _, l := range v.leaves {
@@ -93,10 +99,12 @@ func (v *voxelizer) fillInside() {
 			state[index(l.origin)] = band
 		}
 	}
-	centre := func(i int) Vec3 { return v.voxelCentre(origin(i).Add(Coord{LeafDim / 2, LeafDim / 2, LeafDim / 2})) }
+	centre := func(i int) geom.Vec3 {
+		return v.voxelCentre(origin(i).Add(levelset.Coord{levelset.LeafDim / 2, levelset.LeafDim / 2, levelset.LeafDim / 2}))
+	}
 
 	if v.sign == SignWinding {
-		ParallelFor(v.opt.Threads, len(state), func(_, i int) {
+		parallel.For(v.opt.Threads, len(state), func(_, i int) {
 			if state[i] == unknown {
 				state[i] = outside
 				if v.insideFar(centre(i)) {
@@ -121,7 +129,7 @@ func (v *voxelizer) fillInside() {
 				queue = queue[:len(queue)-1]
 				c := origin(j)
 				for axis := range 3 {
-					for _, step := range [2]int32{-LeafDim, LeafDim} {
+					for _, step := range [2]int32{-levelset.LeafDim, levelset.LeafDim} {
 						n := c
 						n[axis] += step
 						if !within(n) {
@@ -144,12 +152,12 @@ func (v *voxelizer) fillInside() {
 }
 
 // collider assembles the grids.
-func (v *voxelizer) collider() *Collider {
-	tr := Transform{VoxelSize: v.h}
-	c := &Collider{
-		Surface:   NewGrid(tr, float32(v.radius)),
-		Velocity:  NewGrid(tr, Vec3f{}),
-		Normal:    NewGrid(tr, Vec3f{}),
+func (v *voxelizer) collider() *Volumes {
+	tr := levelset.Transform{VoxelSize: v.h}
+	c := &Volumes{
+		Surface:   levelset.NewGrid(tr, float32(v.radius)),
+		Velocity:  levelset.NewGrid(tr, levelset.Vec3f{}),
+		Normal:    levelset.NewGrid(tr, levelset.Vec3f{}),
 		Sign:      v.sign,
 		InsideOut: v.insideOut,
 	}
@@ -159,7 +167,7 @@ func (v *voxelizer) collider() *Collider {
 		c.Normal.AddLeaf(l.normal)
 	}
 	for _, o := range v.inside {
-		c.Surface.AddTile(Tile[float32]{Origin: o, Log2: LeafLog2, Value: -float32(v.radius)})
+		c.Surface.AddTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -float32(v.radius)})
 	}
 	return c
 }

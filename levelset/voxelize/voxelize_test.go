@@ -1,22 +1,25 @@
-package levelset
+package voxelize
 
 import (
 	"fmt"
 	"math"
 	"testing"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // voxelizeSpot voxelizes the spot mesh with the smooth velocity field on a grid of
 // res voxels across its longest side.
-func voxelizeSpot(tb testing.TB, res, halfWidth int, normals NormalMethod) (*Mesh, *Collider) {
+func voxelizeSpot(tb testing.TB, res, halfWidth int, normals NormalMethod) (*geom.Mesh, *Volumes) {
 	tb.Helper()
 	spot := loadSpot(tb)
-	m := &Mesh{Positions: spot.Positions, Triangles: spot.Triangles}
+	m := &geom.Mesh{Positions: spot.Positions, Triangles: spot.Triangles}
 	smoothVelocities(m)
 	lo, hi := m.Bounds()
 	span := hi.Sub(lo)
 	h := max(span[0], span[1], span[2]) / float64(res)
-	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: h, HalfWidth: halfWidth, Normals: normals})
+	c, err := Mesh(m, Options{VoxelSize: h, HalfWidth: halfWidth, Normals: normals})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -48,10 +51,10 @@ func TestVoxelizeSphereWithHoleAgainstOracle(t *testing.T) {
 		samples = 500
 	}
 	for _, removed := range []int{1, 5, 12, 17} {
-		m := sphereWithHole(Vec3{0.1, -0.2, 0.3}, 1, 24, 48, removed)
+		m := geom.OpenSphereMesh(geom.Vec3{0.1, -0.2, 0.3}, 1, 24, 48, removed)
 		smoothVelocities(m)
 		h := 2.0 / 64
-		c, err := Voxelize(m, VoxelizeOptions{VoxelSize: h, HalfWidth: 3})
+		c, err := Mesh(m, Options{VoxelSize: h, HalfWidth: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +66,7 @@ func TestVoxelizeSphereWithHoleAgainstOracle(t *testing.T) {
 		s.checkTargets(t)
 		// The inside below the band reads as inside, far from the hole (for a
 		// small hole), and outside in the bowl's open side (for a large one).
-		below := Coord{int32(math.Round(0.1 / h)), int32(math.Round(-0.7 / h)), int32(math.Round(0.3 / h))}
+		below := levelset.Coord{int32(math.Round(0.1 / h)), int32(math.Round(-0.7 / h)), int32(math.Round(0.3 / h))}
 		if phi := c.Surface.Get(below); (phi < 0) != (removed <= 12) {
 			t.Errorf("%d rings removed: phi = %g half a radius below the centre", removed, phi)
 		}
@@ -84,28 +87,28 @@ func TestVoxelizeSum26Normals(t *testing.T) {
 // A mesh inside a box: the far inside must be an inside tile, the outside the
 // background, and the band leaves' voxels beyond the band carry their side's sign.
 func TestVoxelizeInsideBelowTheBand(t *testing.T) {
-	m := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	m := geom.BoxMesh(geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1})
 	h := 0.02
-	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: h, HalfWidth: 2})
+	c, err := Mesh(m, Options{VoxelSize: h, HalfWidth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	bg := float32(2 * h)
 	for _, tc := range []struct {
-		p    Vec3
+		p    geom.Vec3
 		want float32
 	}{
-		{Vec3{0, 0, 0}, -bg},
-		{Vec3{0.5, -0.3, 0.2}, -bg},
-		{Vec3{0, 0, 0.9}, -bg},
-		{Vec3{0, 0, 1.1}, bg},
-		{Vec3{3, 0, 0}, bg},
-		{Vec3{0, 0, 1}, 0},
-		{Vec3{0.5, 0.5, 1.02}, float32(h)},
-		{Vec3{0.5, 0.5, 0.98}, -float32(h)},
+		{geom.Vec3{0, 0, 0}, -bg},
+		{geom.Vec3{0.5, -0.3, 0.2}, -bg},
+		{geom.Vec3{0, 0, 0.9}, -bg},
+		{geom.Vec3{0, 0, 1.1}, bg},
+		{geom.Vec3{3, 0, 0}, bg},
+		{geom.Vec3{0, 0, 1}, 0},
+		{geom.Vec3{0.5, 0.5, 1.02}, float32(h)},
+		{geom.Vec3{0.5, 0.5, 0.98}, -float32(h)},
 	} {
 		idx := c.Surface.Transform.WorldToIndex(tc.p)
-		co := Coord{int32(math.Round(idx[0])), int32(math.Round(idx[1])), int32(math.Round(idx[2]))}
+		co := levelset.Coord{int32(math.Round(idx[0])), int32(math.Round(idx[1])), int32(math.Round(idx[2]))}
 		if got := c.Surface.Get(co); math.Abs(float64(got-tc.want)) > 1e-6 {
 			t.Errorf("phi at %v = %g, want %g", tc.p, got, tc.want)
 		}
@@ -116,22 +119,22 @@ func TestVoxelizeInsideBelowTheBand(t *testing.T) {
 }
 
 func TestVoxelizeRejects(t *testing.T) {
-	good := BoxMesh(Vec3{-1, -1, -1}, Vec3{1, 1, 1})
+	good := geom.BoxMesh(geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1})
 	bad := *good
-	bad.Positions = append([]Vec3(nil), good.Positions...)
+	bad.Positions = append([]geom.Vec3(nil), good.Positions...)
 	bad.Positions[3][1] = math.NaN()
 	for _, tc := range []struct {
 		name string
-		m    *Mesh
-		opt  VoxelizeOptions
+		m    *geom.Mesh
+		opt  Options
 	}{
-		{"empty", &Mesh{}, VoxelizeOptions{VoxelSize: 0.1, HalfWidth: 3}},
-		{"NaN", &bad, VoxelizeOptions{VoxelSize: 0.1, HalfWidth: 3}},
-		{"zero voxel", good, VoxelizeOptions{VoxelSize: 0, HalfWidth: 3}},
-		{"no band", good, VoxelizeOptions{VoxelSize: 0.1, HalfWidth: 0}},
-		{"too many voxels", good, VoxelizeOptions{VoxelSize: 1e-9, HalfWidth: 3}},
+		{"empty", &geom.Mesh{}, Options{VoxelSize: 0.1, HalfWidth: 3}},
+		{"NaN", &bad, Options{VoxelSize: 0.1, HalfWidth: 3}},
+		{"zero voxel", good, Options{VoxelSize: 0, HalfWidth: 3}},
+		{"no band", good, Options{VoxelSize: 0.1, HalfWidth: 0}},
+		{"too many voxels", good, Options{VoxelSize: 1e-9, HalfWidth: 3}},
 	} {
-		if _, err := Voxelize(tc.m, tc.opt); err == nil {
+		if _, err := Mesh(tc.m, tc.opt); err == nil {
 			t.Errorf("%s: no error", tc.name)
 		} else {
 			t.Logf("%s: %v", tc.name, err)
@@ -141,11 +144,11 @@ func TestVoxelizeRejects(t *testing.T) {
 
 // The same mesh gives the same grids on 1 and 3 threads.
 func TestVoxelizeDeterministic(t *testing.T) {
-	m := sphereWithHole(Vec3{}, 1, 16, 32, 3)
+	m := geom.OpenSphereMesh(geom.Vec3{}, 1, 16, 32, 3)
 	smoothVelocities(m)
-	var grids [2]*Collider
+	var grids [2]*Volumes
 	for i, threads := range []int{1, 3} {
-		c, err := Voxelize(m, VoxelizeOptions{VoxelSize: 0.05, HalfWidth: 3, Threads: threads})
+		c, err := Mesh(m, Options{VoxelSize: 0.05, HalfWidth: 3, Threads: threads})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,12 +168,12 @@ func TestVoxelizeDeterministic(t *testing.T) {
 // A large slanted quad, whose bounding box holds many leaves far from it: the band
 // must still be complete and exact (its sign is undecided, w = +-1/2, and not scored).
 func TestVoxelizeLargeSlantedQuad(t *testing.T) {
-	m := &Mesh{
-		Positions: []Vec3{{-2, -1.5, -2}, {2, -1.2, -2}, {2, 1.5, 2}, {-2, 1.2, 2}},
+	m := &geom.Mesh{
+		Positions: []geom.Vec3{{-2, -1.5, -2}, {2, -1.2, -2}, {2, 1.5, 2}, {-2, 1.2, 2}},
 		Triangles: [][3]int32{{0, 1, 2}, {0, 2, 3}},
 	}
 	smoothVelocities(m)
-	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: 0.05, HalfWidth: 2})
+	c, err := Mesh(m, Options{VoxelSize: 0.05, HalfWidth: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,8 +185,8 @@ func TestVoxelizeLargeSlantedQuad(t *testing.T) {
 // A mesh turned inside out (clockwise triangles) still has its inside inside, with
 // either sign method, and is reported.
 func TestVoxelizeInsideOutMesh(t *testing.T) {
-	right := sphereWithHole(Vec3{}, 1, 16, 32, 0)
-	flipped := &Mesh{Positions: right.Positions}
+	right := geom.OpenSphereMesh(geom.Vec3{}, 1, 16, 32, 0)
+	flipped := &geom.Mesh{Positions: right.Positions}
 	for _, tri := range right.Triangles {
 		flipped.Triangles = append(flipped.Triangles, [3]int32{tri[0], tri[2], tri[1]})
 	}
@@ -191,12 +194,12 @@ func TestVoxelizeInsideOutMesh(t *testing.T) {
 		t.Fatalf("signed volumes %g and %g", right.SignedVolume(), v)
 	}
 	for _, sign := range []SignMethod{SignPseudonormal, SignWinding} {
-		opt := VoxelizeOptions{VoxelSize: 0.04, HalfWidth: 2, Sign: sign}
-		a, err := Voxelize(right, opt)
+		opt := Options{VoxelSize: 0.04, HalfWidth: 2, Sign: sign}
+		a, err := Mesh(right, opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := Voxelize(flipped, opt)
+		b, err := Mesh(flipped, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

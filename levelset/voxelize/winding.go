@@ -1,6 +1,10 @@
-package levelset
+package voxelize
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset/geom"
+)
 
 // Generalized winding numbers (Jacobson, Kavan, Sorkine-Hornung 2013, "Robust
 // inside-outside segmentation using generalized winding numbers"):
@@ -38,7 +42,7 @@ const WindingBeta = 2.0
 //
 // evaluated with atan2 so that Omega lands in (-2pi, 2pi] whatever the sign of
 // the denominator.
-func solidAngle(a, b, c Vec3) float64 {
+func solidAngle(a, b, c geom.Vec3) float64 {
 	la, lb, lc := a.Norm(), b.Norm(), c.Norm()
 	det := a[0]*(b[1]*c[2]-b[2]*c[1]) + a[1]*(b[2]*c[0]-b[0]*c[2]) + a[2]*(b[0]*c[1]-b[1]*c[0])
 	den := la*lb*lc + a.Dot(b)*lc + b.Dot(c)*la + c.Dot(a)*lb
@@ -48,7 +52,7 @@ func solidAngle(a, b, c Vec3) float64 {
 // ExactWindingNumber returns the generalized winding number of m at p by summing
 // the solid angles of all triangles in index order: O(n) per point, the oracle for
 // BVH.WindingNumber. It is not defined on the surface itself.
-func ExactWindingNumber(m *Mesh, p Vec3) float64 {
+func ExactWindingNumber(m *geom.Mesh, p geom.Vec3) float64 {
 	var omega float64
 	for _, t := range m.Triangles {
 		a, b, c := m.Positions[t[0]].Sub(p), m.Positions[t[1]].Sub(p), m.Positions[t[2]].Sub(p)
@@ -69,13 +73,13 @@ func ExactWindingNumber(m *Mesh, p Vec3) float64 {
 // triangles, inner nodes from their children); after that
 // the BVH is read only, so concurrent calls are safe. The result is deterministic
 // (a fixed traversal and summation order) and depends only on the mesh and p.
-func (b *BVH) WindingNumber(p Vec3) float64 {
+func (b *BVH) WindingNumber(p geom.Vec3) float64 {
 	return b.windingNumber(p, WindingBeta*WindingBeta)
 }
 
 // windingNumber is WindingNumber with the squared acceptance ratio beta2 as a
 // parameter, for tests and benchmarks of the accuracy-speed trade-off.
-func (b *BVH) windingNumber(p Vec3, beta2 float64) float64 {
+func (b *BVH) windingNumber(p geom.Vec3, beta2 float64) float64 {
 	if len(b.nodes) == 0 {
 		return 0
 	}
@@ -136,17 +140,17 @@ func (b *BVH) windingNumber(p Vec3, beta2 float64) float64 {
 // The node stores those terms contracted into polynomial coefficients, so that
 // the evaluation is one square root, one division and about 60 flops.
 type windNode struct {
-	centre  Vec3
+	centre  geom.Vec3
 	radius2 float64     // r^2: every corner of the node's triangles is within r of centre
-	n       Vec3        // N
+	n       geom.Vec3   // N
 	trM     float64     // tr M
 	q2      [6]float64  // -3 x.M.x as coefficients of xx, yy, zz, xy, yz, zx
-	q1      Vec3        // -(3/2)(2u + v)
+	q1      geom.Vec3   // -(3/2)(2u + v)
 	c3      [10]float64 // (15/2) H_ijk x_i x_j x_k as coefficients of the cubic monomials (see cubicIndex)
 }
 
 // far returns the expansion at x = centre - p, with r2 = |x|^2 > 0.
-func (w *windNode) far(x Vec3, r2 float64) float64 {
+func (w *windNode) far(x geom.Vec3, r2 float64) float64 {
 	inv := 1 / r2
 	invR3 := inv * math.Sqrt(inv)
 	X, Y, Z := x[0], x[1], x[2]
@@ -194,9 +198,9 @@ func cubicIndex(i, j, k int) int {
 // total area (the weight of centre when nodes merge) and bounding radius.
 type moments struct {
 	area   float64
-	centre Vec3
+	centre geom.Vec3
 	radius float64
-	n      Vec3
+	n      geom.Vec3
 	m      [3][3]float64 // m[i][j] = M_ij
 	h      [3][6]float64 // h[i][s] = H_ijk for the symmetric pair s of (j, k), see symPair
 }
@@ -233,7 +237,7 @@ func (b *BVH) windMoments(i int32) moments {
 // about their area-weighted centroid.
 func (b *BVH) leafMoments(first, count int32) moments {
 	var mo moments
-	var sum Vec3
+	var sum geom.Vec3
 	tris := b.pos[first : first+count]
 	for k := range tris {
 		c := &tris[k]
@@ -250,7 +254,7 @@ func (b *BVH) leafMoments(first, count int32) moments {
 	for k := range tris {
 		c := &tris[k]
 		av := triAreaVector(c)
-		x := [3]Vec3{c[0].Sub(mo.centre), c[1].Sub(mo.centre), c[2].Sub(mo.centre)}
+		x := [3]geom.Vec3{c[0].Sub(mo.centre), c[1].Sub(mo.centre), c[2].Sub(mo.centre)}
 		s := x[0].Add(x[1]).Add(x[2])
 		for _, xv := range x {
 			mo.radius = max(mo.radius, xv.Norm())
@@ -275,7 +279,7 @@ func (b *BVH) leafMoments(first, count int32) moments {
 }
 
 // triAreaVector is (b - a) x (c - a) / 2: the area times the unit normal.
-func triAreaVector(c *[3]Vec3) Vec3 {
+func triAreaVector(c *[3]geom.Vec3) geom.Vec3 {
 	return c[1].Sub(c[0]).Cross(c[2].Sub(c[0])).Scale(0.5)
 }
 
@@ -288,7 +292,7 @@ func triAreaVector(c *[3]Vec3) Vec3 {
 //
 // The radius is the smaller of two bounds: the children's spheres seen from c,
 // and the farthest corner of the node's box.
-func mergeMoments(l, r *moments, lo, hi Vec3) moments {
+func mergeMoments(l, r *moments, lo, hi geom.Vec3) moments {
 	var mo moments
 	mo.area = l.area + r.area
 	if mo.area > 0 {
@@ -296,7 +300,7 @@ func mergeMoments(l, r *moments, lo, hi Vec3) moments {
 	} else {
 		mo.centre = lo.Add(hi).Scale(0.5)
 	}
-	var far Vec3
+	var far geom.Vec3
 	for k := range 3 {
 		far[k] = max(math.Abs(lo[k]-mo.centre[k]), math.Abs(hi[k]-mo.centre[k]))
 	}
@@ -339,7 +343,7 @@ func packMoments(mo *moments) windNode {
 		}
 		panic("unreachable")
 	}
-	var u, v Vec3
+	var u, v geom.Vec3
 	for i := range 3 {
 		for j := range 3 {
 			u[i] += hAt(j, j, i)

@@ -1,4 +1,4 @@
-package levelset
+package voxelize
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"snowtools/levelset/geom"
 )
 
 // Benchmarks of the BVH and the winding numbers. Run them with
@@ -17,10 +19,10 @@ import (
 
 // benchOpenMesh is an open mesh of about 16k triangles: a sphere of radius 0.5
 // with a hole around +Y.
-var benchOpenMesh = sync.OnceValue(func() *Mesh { return sphereWithHole(Vec3{0.1, -0.2, 0.3}, 0.5, 64, 128, 6) })
+var benchOpenMesh = sync.OnceValue(func() *geom.Mesh { return geom.OpenSphereMesh(geom.Vec3{0.1, -0.2, 0.3}, 0.5, 64, 128, 6) })
 
 // benchQueryPoints returns 4096 near and 4096 far points for m.
-func benchQueryPoints(m *Mesh) (near, far []Vec3) {
+func benchQueryPoints(m *geom.Mesh) (near, far []geom.Vec3) {
 	rng := rand.New(rand.NewPCG(91, 92))
 	return surfacePoints(rng, m, 4096, 0.01), boxPoints(rng, m, 4096, 0.25)
 }
@@ -33,7 +35,7 @@ func BenchmarkBVHBuild(b *testing.B) {
 		}
 	})
 	b.Run("sphere1M", func(b *testing.B) {
-		m := sphereWithHole(Vec3{}, 1, 500, 1000, 0) // 998,000 triangles
+		m := geom.OpenSphereMesh(geom.Vec3{}, 1, 500, 1000, 0) // 998,000 triangles
 		b.ResetTimer()
 		for b.Loop() {
 			NewBVH(m)
@@ -54,7 +56,7 @@ func BenchmarkNearest(b *testing.B) {
 	near, far := benchQueryPoints(m)
 	for _, set := range []struct {
 		name string
-		pts  []Vec3
+		pts  []geom.Vec3
 	}{{"near", near}, {"far", far}} {
 		b.Run(set.name, func(b *testing.B) {
 			i := 0
@@ -83,20 +85,20 @@ func BenchmarkNearest(b *testing.B) {
 func BenchmarkWindingNumber(b *testing.B) {
 	meshes := []struct {
 		name string
-		m    func(testing.TB) *Mesh
+		m    func(testing.TB) *geom.Mesh
 	}{
 		{"spot", loadSpot},
-		{"open16k", func(testing.TB) *Mesh { return benchOpenMesh() }},
+		{"open16k", func(testing.TB) *geom.Mesh { return benchOpenMesh() }},
 	}
 	for _, mm := range meshes {
 		b.Run(mm.name, func(b *testing.B) {
 			m := mm.m(b)
 			bv := NewBVH(m)
-			bv.WindingNumber(Vec3{}) // build the expansion data outside the timing
+			bv.WindingNumber(geom.Vec3{}) // build the expansion data outside the timing
 			near, far := benchQueryPoints(m)
 			for _, set := range []struct {
 				name string
-				pts  []Vec3
+				pts  []geom.Vec3
 			}{{"near", near}, {"far", far}} {
 				for _, beta := range []float64{1.5, WindingBeta, 3} {
 					b.Run(set.name+"/fast/beta="+strconv.FormatFloat(beta, 'g', -1, 64), func(b *testing.B) {

@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import (
 	"math"
@@ -70,7 +70,7 @@ func TestVec3(t *testing.T) {
 	if (Vec3{1, math.NaN(), 0}).IsFinite() || !(Vec3{1, 2, 3}).IsFinite() {
 		t.Error("IsFinite")
 	}
-	if !(Bounds{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}).Contains(Vec3{1, 0.5, 0}) {
+	if !(Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}).Contains(Vec3{1, 0.5, 0}) {
 		t.Error("Contains is closed")
 	}
 }

@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import "math"
 
@@ -36,7 +36,8 @@ func (s Sphere) Distance(p Vec3) (float64, Vec3) {
 	return r - s.Radius, d.Scale(1 / r)
 }
 
-// Box is the solid axis-aligned box Min <= x <= Max.
+// Box is the solid axis-aligned box Min <= x <= Max: a Shape, and the region of
+// space that domains, seeding and bounds are given in.
 type Box struct {
 	Min, Max Vec3
 }
@@ -75,13 +76,8 @@ func (b Box) Distance(p Vec3) (float64, Vec3) {
 	return q[a], n
 }
 
-// Bounds is an axis-aligned region of space, used for domains and seeding.
-type Bounds struct {
-	Min, Max Vec3
-}
-
 // Contains reports whether p lies in the closed box.
-func (b Bounds) Contains(p Vec3) bool {
+func (b Box) Contains(p Vec3) bool {
 	for a := 0; a < 3; a++ {
 		if p[a] < b.Min[a] || p[a] > b.Max[a] {
 			return false
@@ -91,7 +87,7 @@ func (b Bounds) Contains(p Vec3) bool {
 }
 
 // Size returns Max - Min.
-func (b Bounds) Size() Vec3 { return b.Max.Sub(b.Min) }
+func (b Box) Size() Vec3 { return b.Max.Sub(b.Min) }
 
 // Cylinder is the solid capped cylinder of the given Radius around the segment from
 // A to B: the points whose projection onto the line AB falls between A and B and whose

@@ -1,7 +1,7 @@
-// Package levelset is the geometry core shared by the tools: small vector
-// types, analytic shapes with signed distances, and (in later files) meshes
-// and sparse grids. It imports nothing else of this project.
-package levelset
+// Package geom is the geometry every other package speaks: vectors in R^3, axis-aligned
+// boxes, analytic shapes with exact signed distances, and triangle meshes with their
+// topology. It imports nothing else of this project.
+package geom
 
 import "math"
 
@@ -51,4 +51,10 @@ func (a Vec3) Max(b Vec3) Vec3 {
 // IsFinite reports whether no component is NaN or infinite.
 func (a Vec3) IsFinite() bool {
 	return !math.IsNaN(a[0]+a[1]+a[2]) && !math.IsInf(a[0]+a[1]+a[2], 0)
+}
+
+// Dist2 returns the squared distance |p - q|^2.
+func Dist2(p, q Vec3) float64 {
+	dx, dy, dz := p[0]-q[0], p[1]-q[1], p[2]-q[2]
+	return dx*dx + dy*dy + dz*dz
 }

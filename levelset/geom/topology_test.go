@@ -1,4 +1,4 @@
-package levelset
+package geom
 
 import (
 	"slices"
@@ -10,7 +10,7 @@ func TestTopology(t *testing.T) {
 	if topo := NewTopology(box.Triangles); !topo.Closed || topo.BoundaryEdges != 0 || topo.NonManifoldEdges != 0 {
 		t.Errorf("box: %+v", topo)
 	}
-	holed := sphereWithHole(Vec3{}, 1, 12, 16, 2)
+	holed := OpenSphereMesh(Vec3{}, 1, 12, 16, 2)
 	if topo := NewTopology(holed.Triangles); topo.Closed || topo.BoundaryEdges != 16 {
 		t.Errorf("sphere with a hole: closed %v, %d boundary edges, want 16", topo.Closed, topo.BoundaryEdges)
 	}

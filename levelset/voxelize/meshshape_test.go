@@ -1,21 +1,24 @@
-package levelset
+package voxelize
 
 import (
 	"math"
 	"math/rand/v2"
 	"sync"
 	"testing"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // angleDeg returns the angle between unit vectors a and b in degrees.
-func angleDeg(a, b Vec3) float64 { return angleBetween(a, b) * 180 / math.Pi }
+func angleDeg(a, b geom.Vec3) float64 { return angleBetween(a, b) * 180 / math.Pi }
 
 // A fine UV sphere is within its chord error of the analytic sphere, in distance and
 // (away from the surface) in normal direction.
 func TestMeshShapeSphere(t *testing.T) {
-	centre, r := Vec3{0.1, -0.2, 0.3}, 1.0
+	centre, r := geom.Vec3{0.1, -0.2, 0.3}, 1.0
 	rings, segments := 64, 128
-	s, err := NewMeshShape(sphereWithHole(centre, r, rings, segments, 0))
+	s, err := NewMeshShape(geom.OpenSphereMesh(centre, r, rings, segments, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,11 +28,11 @@ func TestMeshShapeSphere(t *testing.T) {
 	// The facets lie at most r (1 - cos(pi/rings)) inside the sphere (the longest
 	// edges are along the equator, pi/rings apart in both directions there).
 	tol := r * (1 - math.Cos(math.Pi/float64(rings))) * 1.05
-	ref := Sphere{Center: centre, Radius: r}
+	ref := geom.Sphere{Center: centre, Radius: r}
 	rng := rand.New(rand.NewPCG(3, 4))
 	worstPhi, worstAngle := 0.0, 0.0
 	for range 3000 {
-		p := centre.Add(Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5})
+		p := centre.Add(geom.Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5})
 		phi, n := s.Distance(p)
 		want, wn := ref.Distance(p)
 		worstPhi = max(worstPhi, math.Abs(phi-want))
@@ -53,16 +56,16 @@ func TestMeshShapeSphere(t *testing.T) {
 // A box mesh gives the exact distance of Box, and the same normals wherever the
 // nearest feature is unique.
 func TestMeshShapeBox(t *testing.T) {
-	lo, hi := Vec3{-0.3, 0.1, 0.2}, Vec3{0.5, 0.4, 1.1}
-	m := BoxMesh(lo, hi)
+	lo, hi := geom.Vec3{-0.3, 0.1, 0.2}, geom.Vec3{0.5, 0.4, 1.1}
+	m := geom.BoxMesh(lo, hi)
 	s, err := NewMeshShape(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref := Box{Min: lo, Max: hi}
+	ref := geom.Box{Min: lo, Max: hi}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 5000 {
-		p := Vec3{rng.Float64()*1.6 - 0.7, rng.Float64()*1.2 - 0.3, rng.Float64()*1.8 - 0.2}
+		p := geom.Vec3{rng.Float64()*1.6 - 0.7, rng.Float64()*1.2 - 0.3, rng.Float64()*1.8 - 0.2}
 		phi, n := s.Distance(p)
 		want, wn := ref.Distance(p)
 		if math.Abs(phi-want) > 1e-12 {
@@ -73,23 +76,23 @@ func TestMeshShapeBox(t *testing.T) {
 		}
 	}
 	// On the surface: the face normal, and phi = 0 to rounding.
-	phi, n := s.Distance(Vec3{0.1, 0.4, 0.5})
-	if math.Abs(phi) > 1e-15 || n != (Vec3{0, 1, 0}) {
+	phi, n := s.Distance(geom.Vec3{0.1, 0.4, 0.5})
+	if math.Abs(phi) > 1e-15 || n != (geom.Vec3{0, 1, 0}) {
 		t.Errorf("on the top face: phi %g, normal %v", phi, n)
 	}
 	if b := s.Bounds(); b.Min != lo || b.Max != hi {
 		t.Errorf("bounds %v", b)
 	}
 	// The shape keeps its own copy: changing the mesh afterwards changes nothing.
-	m.Positions[0] = Vec3{9, 9, 9}
-	if phi, _ := s.Distance(Vec3{0, 0.2, 0.5}); math.Abs(phi+0.1) > 1e-12 {
+	m.Positions[0] = geom.Vec3{9, 9, 9}
+	if phi, _ := s.Distance(geom.Vec3{0, 0.2, 0.5}); math.Abs(phi+0.1) > 1e-12 {
 		t.Errorf("after editing the mesh: phi %g, want -0.1", phi)
 	}
 }
 
 // A mesh wound inside out (clockwise from outside) has the same inside.
 func TestMeshShapeInsideOut(t *testing.T) {
-	m := BoxMesh(Vec3{0, 0, 0}, Vec3{1, 1, 1})
+	m := geom.BoxMesh(geom.Vec3{0, 0, 0}, geom.Vec3{1, 1, 1})
 	for i := range m.Triangles {
 		m.Triangles[i][1], m.Triangles[i][2] = m.Triangles[i][2], m.Triangles[i][1]
 	}
@@ -97,13 +100,13 @@ func TestMeshShapeInsideOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if phi, n := s.Distance(Vec3{0.5, 0.5, 0.9}); math.Abs(phi+0.1) > 1e-12 || angleDeg(n, Vec3{0, 0, 1}) > 1e-9 {
+	if phi, n := s.Distance(geom.Vec3{0.5, 0.5, 0.9}); math.Abs(phi+0.1) > 1e-12 || angleDeg(n, geom.Vec3{0, 0, 1}) > 1e-9 {
 		t.Errorf("inside: phi %g, normal %v", phi, n)
 	}
-	if phi, n := s.Distance(Vec3{0.5, 0.5, 1}); phi != 0 || n != (Vec3{0, 0, 1}) {
+	if phi, n := s.Distance(geom.Vec3{0.5, 0.5, 1}); phi != 0 || n != (geom.Vec3{0, 0, 1}) {
 		t.Errorf("on the surface: phi %g, normal %v", phi, n)
 	}
-	if phi, _ := s.Distance(Vec3{0.5, 0.5, 1.5}); math.Abs(phi-0.5) > 1e-12 {
+	if phi, _ := s.Distance(geom.Vec3{0.5, 0.5, 1.5}); math.Abs(phi-0.5) > 1e-12 {
 		t.Errorf("outside: phi %g", phi)
 	}
 }
@@ -112,8 +115,8 @@ func TestMeshShapeInsideOut(t *testing.T) {
 // number: |phi| is the distance to the mesh, negative inside the sphere away from the
 // hole and positive outside.
 func TestMeshShapeOpen(t *testing.T) {
-	centre := Vec3{0, 0, 0}
-	m := sphereWithHole(centre, 1, 24, 48, 2)
+	centre := geom.Vec3{0, 0, 0}
+	m := geom.OpenSphereMesh(centre, 1, 24, 48, 2)
 	s, err := NewMeshShape(m)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +126,7 @@ func TestMeshShapeOpen(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 1000 {
-		p := Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
+		p := geom.Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
 		phi, n := s.Distance(p)
 		_, cp, _ := bruteNearest(m, p, math.Inf(1))
 		if d := math.Sqrt(cp.Dist2); math.Abs(math.Abs(phi)-d) > 1e-12 {
@@ -141,10 +144,10 @@ func TestMeshShapeOpen(t *testing.T) {
 }
 
 func TestMeshShapeRejects(t *testing.T) {
-	flat := &Mesh{Positions: []Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}}
-	for name, m := range map[string]*Mesh{
+	flat := &geom.Mesh{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}}
+	for name, m := range map[string]*geom.Mesh{
 		"empty":     {},
-		"bad index": {Positions: []Vec3{{0, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}},
+		"bad index": {Positions: []geom.Vec3{{0, 0, 0}}, Triangles: [][3]int32{{0, 1, 2}}},
 		"no area":   flat,
 	} {
 		if _, err := NewMeshShape(m); err == nil {
@@ -157,11 +160,11 @@ func TestMeshShapeRejects(t *testing.T) {
 
 // concurrentMatches queries s from several goroutines at once and checks that every
 // answer is the one a single goroutine got (run with -race to check for races).
-func concurrentMatches(t *testing.T, s Shape, pts []Vec3) {
+func concurrentMatches(t *testing.T, s geom.Shape, pts []geom.Vec3) {
 	t.Helper()
 	type answer struct {
 		phi float64
-		n   Vec3
+		n   geom.Vec3
 	}
 	want := make([]answer, len(pts))
 	for i, p := range pts {
@@ -191,12 +194,12 @@ func concurrentMatches(t *testing.T, s Shape, pts []Vec3) {
 
 func TestMeshShapeConcurrent(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	pts := make([]Vec3, 2000)
+	pts := make([]geom.Vec3, 2000)
 	for i := range pts {
-		pts[i] = Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
+		pts[i] = geom.Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
 	}
 	for _, removed := range []int{0, 3} {
-		s, err := NewMeshShape(sphereWithHole(Vec3{}, 1, 16, 32, removed))
+		s, err := NewMeshShape(geom.OpenSphereMesh(geom.Vec3{}, 1, 16, 32, removed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,23 +212,23 @@ func TestMeshShapeConcurrent(t *testing.T) {
 // far outside positive, and the normal is the sphere's.
 func TestGridShapeSphere(t *testing.T) {
 	h := 1.0 / 32
-	m := sphereWithHole(Vec3{0.02, 0.01, -0.03}, 0.7, 48, 96, 0)
-	c, err := Voxelize(m, VoxelizeOptions{VoxelSize: h, HalfWidth: 3})
+	m := geom.OpenSphereMesh(geom.Vec3{0.02, 0.01, -0.03}, 0.7, 48, 96, 0)
+	c, err := Mesh(m, Options{VoxelSize: h, HalfWidth: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewGridShape(c.Surface)
+	s, err := levelset.NewGridShape(c.Surface)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Grid() != c.Surface || s.Lipschitz() < math.Sqrt(3) {
 		t.Fatalf("grid %p, Lipschitz %g", s.Grid(), s.Lipschitz())
 	}
-	ref := Sphere{Center: Vec3{0.02, 0.01, -0.03}, Radius: 0.7}
+	ref := geom.Sphere{Center: geom.Vec3{0.02, 0.01, -0.03}, Radius: 0.7}
 	rng := rand.New(rand.NewPCG(11, 12))
 	worstPhi, worstAngle := 0.0, 0.0
 	for range 3000 {
-		p := ref.Center.Add(Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1})
+		p := ref.Center.Add(geom.Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, rng.Float64()*2 - 1})
 		phi, n := s.Distance(p)
 		want, wn := ref.Distance(p)
 		switch {
@@ -247,25 +250,25 @@ func TestGridShapeSphere(t *testing.T) {
 	if worstAngle > 3 {
 		t.Errorf("max normal angle %g degrees", worstAngle)
 	}
-	if _, n := s.Distance(Vec3{100, 0, 0}); n != (Vec3{0, 1, 0}) {
+	if _, n := s.Distance(geom.Vec3{100, 0, 0}); n != (geom.Vec3{0, 1, 0}) {
 		t.Errorf("far outside: normal %v", n)
 	}
-	pts := make([]Vec3, 2000)
+	pts := make([]geom.Vec3, 2000)
 	for i := range pts {
-		pts[i] = Vec3{rng.Float64()*1.6 - 0.8, rng.Float64()*1.6 - 0.8, rng.Float64()*1.6 - 0.8}
+		pts[i] = geom.Vec3{rng.Float64()*1.6 - 0.8, rng.Float64()*1.6 - 0.8, rng.Float64()*1.6 - 0.8}
 	}
 	concurrentMatches(t, s, pts)
 }
 
 func TestGridShapeRejects(t *testing.T) {
-	tr := Transform{VoxelSize: 0.1}
-	empty := NewGrid(tr, float32(0.3))
-	neg := NewGrid(tr, float32(-0.3))
-	neg.Set(Coord{}, -1)
-	bad := NewGrid(Transform{VoxelSize: 0}, float32(0.3))
-	bad.Set(Coord{}, -1)
-	for name, g := range map[string]*FloatGrid{"empty": empty, "negative background": neg, "bad transform": bad} {
-		if _, err := NewGridShape(g); err == nil {
+	tr := levelset.Transform{VoxelSize: 0.1}
+	empty := levelset.NewGrid(tr, float32(0.3))
+	neg := levelset.NewGrid(tr, float32(-0.3))
+	neg.Set(levelset.Coord{}, -1)
+	bad := levelset.NewGrid(levelset.Transform{VoxelSize: 0}, float32(0.3))
+	bad.Set(levelset.Coord{}, -1)
+	for name, g := range map[string]*levelset.FloatGrid{"empty": empty, "negative background": neg, "bad transform": bad} {
+		if _, err := levelset.NewGridShape(g); err == nil {
 			t.Errorf("%s: no error", name)
 		} else {
 			t.Logf("%s: %v", name, err)

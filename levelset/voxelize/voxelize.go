@@ -1,9 +1,12 @@
-package levelset
+package voxelize
 
 import (
 	"fmt"
 	"math"
 	"runtime"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 // SignMethod chooses how the voxelizer tells inside from outside.
@@ -38,27 +41,27 @@ const (
 	NormalSum26
 )
 
-// VoxelizeOptions are the settings of Voxelize.
-type VoxelizeOptions struct {
+// Options are the settings of Mesh.
+type Options struct {
 	VoxelSize float64 // h, in metres; voxel (i, j, k) is centred at h (i, j, k)
 	HalfWidth int     // the band: voxels with |phi| <= HalfWidth h are active; at least 1
 	Sign      SignMethod
 	Normals   NormalMethod
-	Threads   int       // goroutines; 0 means one per CPU
-	Topology  *Topology // the mesh's topology, shared by the frames of a sequence; nil to compute it
+	Threads   int            // goroutines; 0 means one per CPU
+	Topology  *geom.Topology // the mesh's topology, shared by the frames of a sequence; nil to compute it
 }
 
-// Collider is a mesh voxelized for the simulator, three grids on one transform.
-type Collider struct {
+// Volumes are a mesh voxelized for the simulator, three grids on one transform.
+type Volumes struct {
 	// Surface is the signed distance phi in the band (negative inside), HalfWidth h
 	// with the sign of the side beyond it, and -HalfWidth h in inactive tiles that
 	// fill the inside below the band.
-	Surface *FloatGrid
+	Surface *levelset.FloatGrid
 	// Velocity is the velocity of the closest surface point, interpolated from the
 	// vertex velocities with its barycentric coordinates, on the band's voxels.
-	Velocity *Vec3Grid
+	Velocity *levelset.Vec3Grid
 	// Normal is the unit outward normal on the band's voxels.
-	Normal *Vec3Grid
+	Normal *levelset.Vec3Grid
 	// Sign is the method that was used: SignAuto resolves to one of the others.
 	Sign SignMethod
 	// InsideOut reports a mesh of negative volume, whose triangles wind clockwise
@@ -66,7 +69,7 @@ type Collider struct {
 	InsideOut bool
 }
 
-// Voxelize turns mesh m into a narrow-band level set with velocities and normals.
+// Mesh turns mesh m into a narrow-band level set with velocities and normals.
 // Distances are exact (float64 point-triangle distances to the true closest
 // triangle, ties to the lowest triangle index) and stored as float32.
 //
@@ -75,7 +78,7 @@ type Collider struct {
 // the band voxels take their sign, distance, velocity and normal from their closest
 // point; (4) the voxels of band leaves beyond the band take the sign of their side;
 // (5) the blocks inside the mesh below the band become inside tiles.
-func Voxelize(m *Mesh, opt VoxelizeOptions) (*Collider, error) {
+func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -89,7 +92,7 @@ func Voxelize(m *Mesh, opt VoxelizeOptions) (*Collider, error) {
 	if span := hi.Sub(lo); max(span[0], span[1], span[2])/opt.VoxelSize > 1<<24 {
 		return nil, fmt.Errorf("mesh spans %v m: more than 2^24 voxels of %g m", span, opt.VoxelSize)
 	}
-	for _, p := range [2]Vec3{lo, hi} {
+	for _, p := range [2]geom.Vec3{lo, hi} {
 		for _, x := range p {
 			if math.Abs(x)/opt.VoxelSize > 1<<30 {
 				return nil, fmt.Errorf("vertex coordinate %g is beyond 2^30 voxels of %g m from the origin", x, opt.VoxelSize)
@@ -100,7 +103,7 @@ func Voxelize(m *Mesh, opt VoxelizeOptions) (*Collider, error) {
 		opt.Threads = runtime.GOMAXPROCS(0)
 	}
 	if opt.Topology == nil {
-		opt.Topology = NewTopology(m.Triangles)
+		opt.Topology = geom.NewTopology(m.Triangles)
 	}
 	if len(opt.Topology.Across) != len(m.Triangles) {
 		return nil, fmt.Errorf("topology of %d triangles given for a mesh of %d", len(opt.Topology.Across), len(m.Triangles))

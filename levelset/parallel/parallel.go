@@ -1,16 +1,18 @@
-package levelset
+// Package parallel runs loops on a fixed number of goroutines, with results that never
+// depend on the scheduling: each worker has an id for its own scratch memory.
+package parallel
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// ParallelFor calls body(worker, i) for every i in [0, n) on up to `workers`
+// For calls body(worker, i) for every i in [0, n) on up to `workers`
 // goroutines, handing out indices one at a time. Each worker has its own id in
 // [0, workers) for its scratch memory. Results never depend on which worker ran
 // which index: bodies write disjoint data, and reductions are combined by the
 // caller in worker-independent ways.
-func ParallelFor(workers, n int, body func(worker, i int)) {
+func For(workers, n int, body func(worker, i int)) {
 	if workers > n {
 		workers = n
 	}
@@ -38,11 +40,11 @@ func ParallelFor(workers, n int, body func(worker, i int)) {
 	wg.Wait()
 }
 
-// ParallelRanges splits [0, n) into chunks of about chunk indices and calls
+// Ranges splits [0, n) into chunks of about chunk indices and calls
 // body(worker, lo, hi) for each, in parallel.
-func ParallelRanges(workers, n, chunk int, body func(worker, lo, hi int)) {
+func Ranges(workers, n, chunk int, body func(worker, lo, hi int)) {
 	chunks := (n + chunk - 1) / chunk
-	ParallelFor(workers, chunks, func(w, c int) {
+	For(workers, chunks, func(w, c int) {
 		lo := c * chunk
 		body(w, lo, min(lo+chunk, n))
 	})

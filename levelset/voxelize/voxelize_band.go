@@ -1,14 +1,18 @@
-package levelset
+package voxelize
 
 import (
 	"math"
 	"slices"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/parallel"
 )
 
 // voxelizer holds one Voxelize call's state between its stages.
 type voxelizer struct {
-	mesh   *Mesh
-	opt    VoxelizeOptions
+	mesh   *geom.Mesh
+	opt    Options
 	h      float64 // voxel size
 	radius float64 // band half-width in metres, HalfWidth h
 	tris   []bandTriangle
@@ -19,7 +23,7 @@ type voxelizer struct {
 	// rimVertex marks the vertices on boundary (or non-manifold) edges, for winding
 	// numbers.
 	rimVertex []bool
-	inside    []Coord // origins of the leaf-sized blocks inside the mesh below the band
+	inside    []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
 	// insideOut is set for a mesh of negative volume: its triangles wind clockwise
 	// seen from outside, so every inside test is turned around.
 	insideOut bool
@@ -28,12 +32,12 @@ type voxelizer struct {
 // bandTriangle is what the distance scan needs of a triangle, computed once.
 type bandTriangle struct {
 	triangle
-	normal   Vec3 // unit; zero for a flat triangle, which turns the plane test off
-	centroid Vec3
-	lo, hi   Coord // the voxels within the band radius of the triangle's bounding box
+	normal   geom.Vec3 // unit; zero for a flat triangle, which turns the plane test off
+	centroid geom.Vec3
+	lo, hi   levelset.Coord // the voxels within the band radius of the triangle's bounding box
 }
 
-func newBandTriangle(a, b, c Vec3) bandTriangle {
+func newBandTriangle(a, b, c geom.Vec3) bandTriangle {
 	bt := bandTriangle{triangle: newTriangle(a, b, c), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
 	if !bt.flat {
 		bt.normal = bt.ab.Cross(bt.ac).Unit()
@@ -56,18 +60,18 @@ func (bt *bandTriangle) dist2(x, y, z, plane float64) float64 {
 
 // bandLeaf is one 8x8x8 block that the band reaches, and its results.
 type bandLeaf struct {
-	origin  Coord
-	tris    []int32            // triangles whose band reaches the block
-	nearest *[LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
-	inBand  bool               // some voxel is within the band
+	origin  levelset.Coord
+	tris    []int32                     // triangles whose band reaches the block
+	nearest *[levelset.LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
+	inBand  bool                        // some voxel is within the band
 	// The results, allocated by the parallel stages: binning is sequential, and
 	// clearing 16 kB a leaf there would cost a tenth of the whole.
-	phi      *Leaf[float32] // stage 3 and 4
-	velocity *Leaf[Vec3f]   // stage 3
-	normal   *Leaf[Vec3f]   // stage 3, or the 26-neighbour sum
+	phi      *levelset.Leaf[float32]        // stage 3 and 4
+	velocity *levelset.Leaf[levelset.Vec3f] // stage 3
+	normal   *levelset.Leaf[levelset.Vec3f] // stage 3, or the 26-neighbour sum
 }
 
-func newVoxelizer(m *Mesh, opt VoxelizeOptions) *voxelizer {
+func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 	v := &voxelizer{mesh: m, opt: opt, h: opt.VoxelSize, radius: float64(opt.HalfWidth) * opt.VoxelSize}
 	v.sign = opt.Sign
 	if v.sign == SignAuto {
@@ -94,14 +98,14 @@ func newVoxelizer(m *Mesh, opt VoxelizeOptions) *voxelizer {
 }
 
 // voxelCentre returns the centre of voxel c: h c.
-func (v *voxelizer) voxelCentre(c Coord) Vec3 {
-	return Vec3{v.h * float64(c[0]), v.h * float64(c[1]), v.h * float64(c[2])}
+func (v *voxelizer) voxelCentre(c levelset.Coord) geom.Vec3 {
+	return geom.Vec3{v.h * float64(c[0]), v.h * float64(c[1]), v.h * float64(c[2])}
 }
 
 // leafHalf is the distance from a leaf's first voxel centre to its middle, in voxels,
 // and leafHalfDiagonal the distance from the middle to its farthest voxel centre.
 const (
-	leafHalf         = (LeafDim - 1) / 2.0
+	leafHalf         = (levelset.LeafDim - 1) / 2.0
 	leafHalfDiagonal = leafHalf * 1.7320508075688772 // sqrt 3
 )
 
@@ -111,7 +115,7 @@ const (
 func (v *voxelizer) bin() {
 	m := v.mesh
 	v.tris = make([]bandTriangle, len(m.Triangles))
-	byOrigin := make(map[Coord]*bandLeaf)
+	byOrigin := make(map[levelset.Coord]*bandLeaf)
 	for t, tri := range m.Triangles {
 		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
 		bt := newBandTriangle(a, b, c)
@@ -121,14 +125,14 @@ func (v *voxelizer) bin() {
 			bt.hi[k] = int32(math.Floor((hi[k] + v.radius) / v.h))
 		}
 		v.tris[t] = bt
-		first, last := bt.lo.AlignDown(LeafLog2), bt.hi.AlignDown(LeafLog2)
-		for x := first[0]; x <= last[0]; x += LeafDim {
-			for y := first[1]; y <= last[1]; y += LeafDim {
-				for z := first[2]; z <= last[2]; z += LeafDim {
-					o := Coord{x, y, z}
+		first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
+		for x := first[0]; x <= last[0]; x += levelset.LeafDim {
+			for y := first[1]; y <= last[1]; y += levelset.LeafDim {
+				for z := first[2]; z <= last[2]; z += levelset.LeafDim {
+					o := levelset.Coord{x, y, z}
 					// A large slanted triangle's box holds many leaves far from its
 					// plane: skip those whose every voxel is beyond the band from it.
-					centre := v.voxelCentre(o).Add(Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
+					centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
 					if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
 						continue
 					}
@@ -146,22 +150,22 @@ func (v *voxelizer) bin() {
 	for _, l := range byOrigin {
 		v.leaves = append(v.leaves, l)
 	}
-	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return compareCoords(a.origin, b.origin) })
+	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return levelset.CompareCoords(a.origin, b.origin) })
 }
 
 // closestTriangles is stage 2: in each leaf, the nearest of the leaf's triangles to
 // every voxel within the band radius; ties go to the lower triangle index. Leaves
 // left without band voxels are dropped.
 func (v *voxelizer) closestTriangles() {
-	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
+	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
 		v.scanLeaf(v.leaves[i])
 	})
 	v.leaves = slices.DeleteFunc(v.leaves, func(l *bandLeaf) bool { return !l.inBand })
 }
 
 func (v *voxelizer) scanLeaf(l *bandLeaf) {
-	var best [LeafVoxels]float64
-	l.nearest = new([LeafVoxels]int32)
+	var best [levelset.LeafVoxels]float64
+	l.nearest = new([levelset.LeafVoxels]int32)
 	r2 := math.Nextafter(v.radius*v.radius, math.Inf(1)) // |phi| <= radius is in the band
 	for i := range best {
 		best[i] = r2
@@ -169,9 +173,9 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 	}
 	// Nearest triangles first: the sooner a voxel's best distance shrinks, the more
 	// triangles the plane test below rejects without a distance computation.
-	centre := v.voxelCentre(l.origin.Add(Coord{LeafDim / 2, LeafDim / 2, LeafDim / 2}))
+	centre := v.voxelCentre(l.origin.Add(levelset.Coord{levelset.LeafDim / 2, levelset.LeafDim / 2, levelset.LeafDim / 2}))
 	slices.SortFunc(l.tris, func(s, t int32) int {
-		ds, dt := dist2(centre, v.tris[s].centroid), dist2(centre, v.tris[t].centroid)
+		ds, dt := geom.Dist2(centre, v.tris[s].centroid), geom.Dist2(centre, v.tris[t].centroid)
 		if ds != dt {
 			return cmpFloat(ds, dt)
 		}
@@ -180,7 +184,7 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 	// The plane test discards voxels farther than the radius from the triangle's
 	// plane; the slack keeps it from discarding one at exactly the radius.
 	slab := v.radius * (1 + 1e-9)
-	end := l.origin.Add(Coord{LeafDim - 1, LeafDim - 1, LeafDim - 1})
+	end := l.origin.Add(levelset.Coord{levelset.LeafDim - 1, levelset.LeafDim - 1, levelset.LeafDim - 1})
 	for _, t := range l.tris {
 		bt := &v.tris[t]
 		lo, hi := maxCoord(bt.lo, l.origin), minCoord(bt.hi, end)
@@ -202,7 +206,7 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 				} else if math.Abs(c0) > slab {
 					continue
 				}
-				column := LeafOffset(Coord{i, j, l.origin[2]}) - int(l.origin[2])
+				column := levelset.LeafOffset(levelset.Coord{i, j, l.origin[2]}) - int(l.origin[2])
 				for k := k0; k <= k1; k++ {
 					// The distance to the plane is a lower bound of the distance to
 					// the triangle: a triangle farther than that from the best so far
@@ -232,23 +236,27 @@ func cmpFloat(a, b float64) int {
 	return 1
 }
 
-func maxCoord(a, b Coord) Coord { return Coord{max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])} }
-func minCoord(a, b Coord) Coord { return Coord{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2])} }
+func maxCoord(a, b levelset.Coord) levelset.Coord {
+	return levelset.Coord{max(a[0], b[0]), max(a[1], b[1]), max(a[2], b[2])}
+}
+func minCoord(a, b levelset.Coord) levelset.Coord {
+	return levelset.Coord{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2])}
+}
 
 // bandValues is stage 3: each band voxel's closest point gives its distance, its
 // barycentric velocity and its gradient normal. The side comes from the closest
 // feature's pseudonormal, corrected by winding numbers (windingSides) when the
 // mesh is not closed.
 func (v *voxelizer) bandValues() {
-	ParallelFor(v.opt.Threads, len(v.leaves), func(_, i int) {
+	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
-		l.phi, l.velocity, l.normal = &Leaf[float32]{Origin: l.origin}, &Leaf[Vec3f]{Origin: l.origin}, &Leaf[Vec3f]{Origin: l.origin}
-		var sideOfFeature, nearRim Mask512
+		l.phi, l.velocity, l.normal = &levelset.Leaf[float32]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}
+		var sideOfFeature, nearRim levelset.Mask512
 		for o, t := range l.nearest {
 			if t < 0 {
 				continue
 			}
-			p := v.voxelCentre(LeafCoord(l.origin, o))
+			p := v.voxelCentre(levelset.LeafCoord(l.origin, o))
 			tri := v.mesh.Triangles[t]
 			cp := v.tris[t].closest(p)
 			inside := v.pn.Inside(p, t, cp) != v.insideOut
@@ -262,15 +270,15 @@ func (v *voxelizer) bandValues() {
 			if inside {
 				d = -d
 			}
-			var normal Vec3f
+			var normal levelset.Vec3f
 			if cp.Dist2 > 1e-12*v.h*v.h {
 				for k := range 3 {
 					normal[k] = float32((p[k] - cp.Point[k]) / d)
 				}
 			} else {
-				normal = Vec3fOf(v.pn.At(t, cp.Feature).Scale(v.orientation()).Unit())
+				normal = levelset.Vec3fOf(v.pn.At(t, cp.Feature).Scale(v.orientation()).Unit())
 			}
-			var vel Vec3
+			var vel geom.Vec3
 			if vs := v.mesh.Velocities; vs != nil {
 				va, vb, vc := &vs[tri[0]], &vs[tri[1]], &vs[tri[2]]
 				for k := range 3 {
@@ -279,7 +287,7 @@ func (v *voxelizer) bandValues() {
 			}
 			l.phi.Values[o] = float32(d)
 			l.phi.Active.Set(o, true)
-			l.velocity.Values[o] = Vec3fOf(vel)
+			l.velocity.Values[o] = levelset.Vec3fOf(vel)
 			l.velocity.Active.Set(o, true)
 			l.normal.Values[o] = normal
 			l.normal.Active.Set(o, true)
@@ -294,7 +302,7 @@ func (v *voxelizer) bandValues() {
 			flip.ForEachOn(func(o int) {
 				l.phi.Values[o] = -l.phi.Values[o]
 				n := l.normal.Values[o]
-				l.normal.Values[o] = Vec3f{-n[0], -n[1], -n[2]}
+				l.normal.Values[o] = levelset.Vec3f{-n[0], -n[1], -n[2]}
 			})
 		}
 	})
@@ -310,10 +318,10 @@ func (v *voxelizer) bandValues() {
 // on the rim of a hole (nearRim), are evaluated voxel by voxel. A leaf needs a few
 // evaluations instead of hundreds, with the classification the yardstick scores:
 // the winding number's wherever w < 0.1 or w > 0.9.
-func (v *voxelizer) windingSides(l *bandLeaf, sideOfFeature, nearRim *Mask512) Mask512 {
-	var inside Mask512
-	evaluate := func(o int) float64 { return v.winding(v.voxelCentre(LeafCoord(l.origin, o))) }
-	each := func(m *Mask512) {
+func (v *voxelizer) windingSides(l *bandLeaf, sideOfFeature, nearRim *levelset.Mask512) levelset.Mask512 {
+	var inside levelset.Mask512
+	evaluate := func(o int) float64 { return v.winding(v.voxelCentre(levelset.LeafCoord(l.origin, o))) }
+	each := func(m *levelset.Mask512) {
 		m.ForEachOn(func(o int) {
 			if evaluate(o) >= 0.5 {
 				inside.Set(o, true)
@@ -322,10 +330,10 @@ func (v *voxelizer) windingSides(l *bandLeaf, sideOfFeature, nearRim *Mask512) M
 	}
 	each(nearRim)
 	outsideOfFeature := l.phi.Active.AndNot(sideOfFeature)
-	for _, side := range [2]*Mask512{sideOfFeature, &outsideOfFeature} {
+	for _, side := range [2]*levelset.Mask512{sideOfFeature, &outsideOfFeature} {
 		rest := side.AndNot(nearRim)
 		for o := rest.First(); o >= 0; o = rest.First() {
-			var seed Mask512
+			var seed levelset.Mask512
 			seed.Set(o, true)
 			group := floodWithin(seed, &rest)
 			rest = rest.AndNot(&group)
@@ -354,7 +362,7 @@ func (v *voxelizer) onRim(t int32, f Feature) bool {
 }
 
 // insideFar tells the side of a point p beyond the band.
-func (v *voxelizer) insideFar(p Vec3) bool {
+func (v *voxelizer) insideFar(p geom.Vec3) bool {
 	if v.sign == SignPseudonormal {
 		t, cp, _ := v.bvh.Nearest(p, math.Inf(1))
 		return v.pn.Inside(p, t, cp) != v.insideOut
@@ -364,7 +372,7 @@ func (v *voxelizer) insideFar(p Vec3) bool {
 
 // winding returns the generalized winding number at p, of the mesh turned right side
 // out: about 1 inside whichever way its triangles wind.
-func (v *voxelizer) winding(p Vec3) float64 {
+func (v *voxelizer) winding(p geom.Vec3) float64 {
 	return v.orientation() * v.bvh.WindingNumber(p)
 }
 
