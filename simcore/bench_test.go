@@ -14,14 +14,14 @@ import (
 func snowballScene(b *testing.B, threads int) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.01
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.5, 0.8}}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.5, 0.8}}
 	cfg.Threads = threads
 	p := &Particles{}
-	c := Vec3{0.4, 0.16, 0.4}
+	c := geom.Vec3{0.4, 0.16, 0.4}
 	r := 0.144
-	rr := Vec3{r, r, r}
+	rr := geom.Vec3{r, r, r}
 	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: r}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: DefaultMaterial, PerCell: 8, Seed: 1, Velocity: Vec3{0.5, -3, 0}}, cfg.H); err != nil {
+		Material: DefaultMaterial, PerCell: 8, Seed: 1, Velocity: geom.Vec3{0.5, -3, 0}}, cfg.H); err != nil {
 		b.Fatal(err)
 	}
 	s, err := NewSim(cfg, p)
@@ -84,13 +84,13 @@ func BenchmarkRasterize(b *testing.B) {
 func BenchmarkInterpolate(b *testing.B) {
 	var nodes window[nodeVelocity]
 	for i := 0; i < windowNodes; i++ {
-		nodes[i/64][i/8%8][i%8] = nodeVelocity{v: Vec3{float64(i), 1, 2}, dv: Vec3{3, float64(i), 2}}
+		nodes[i/64][i/8%8][i%8] = nodeVelocity{v: geom.Vec3{float64(i), 1, 2}, dv: geom.Vec3{3, float64(i), 2}}
 	}
 	var c kernelCache
-	c.set(Vec3{0.123, 0.456, 0.789}, 1/0.01)
+	c.set(geom.Vec3{0.123, 0.456, 0.789}, 1/0.01)
 	var ker kernel
 	c.load(&ker)
-	var acc Vec3
+	var acc geom.Vec3
 	for i := 0; i < b.N; i++ {
 		v, dv, g := interpolate(&nodes, &ker, i&3, (i>>2)&3, (i>>4)&3)
 		acc = acc.Add(v).Add(dv)

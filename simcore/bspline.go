@@ -1,50 +1,13 @@
 package simcore
 
-import "math"
-
-// The interpolation functions of section 4: N_i(x_p) = N(x_p/h - i) N(y_p/h - j) N(z_p/h - k)
-// with the cubic B-spline
-//
-//	N(x) = |x|^3/2 - x^2 + 2/3          for 0 <= |x| < 1
-//	N(x) = -|x|^3/6 + x^2 - 2|x| + 4/3  for 1 <= |x| < 2
-//	N(x) = 0                            otherwise.
-//
-// Grid node (i, j, k) sits at (i h, j h, k h). A particle at X = x/h (in cells) touches the
-// four nodes base..base+3 on each axis, base = floor(X) - 1.
-
-// BSpline returns the cubic B-spline N(x) of section 4.
-func BSpline(x float64) float64 {
-	x = math.Abs(x)
-	switch {
-	case x < 1:
-		return x*x*x/2 - x*x + 2.0/3
-	case x < 2:
-		return -x*x*x/6 + x*x - 2*x + 4.0/3
-	}
-	return 0
-}
-
-// BSplineSlope returns dN/dx.
-func BSplineSlope(x float64) float64 {
-	a := math.Abs(x)
-	var d float64
-	switch {
-	case a < 1:
-		d = 1.5*a*a - 2*a
-	case a < 2:
-		d = -0.5*a*a + 2*a - 2
-	default:
-		return 0
-	}
-	if x < 0 {
-		return -d
-	}
-	return d
-}
+import (
+	"math"
+	"snowtools/levelset/geom"
+)
 
 // stencil1D returns the first node index of a particle's 4-node stencil along one axis
 // (X in cell units) and sets w and dw to the weights N(X - node) of the four nodes and
-// their slopes dN/dX. It is the closed form of BSpline and BSplineSlope at the four
+// their slopes dN/dX. It is the closed form of bspline.N and bspline.Slope at the four
 // distances 1+f, f, 1-f, 2-f. (It fills arrays the caller owns rather than returning
 // them: returned arrays are copied through the stack several times, and reading those
 // copies back stalls on the stores that made them.)
@@ -87,7 +50,7 @@ type cachedAxis [6]float32
 // set stores the stencil of a particle at x for grid spacing h and returns the index of
 // its first node on each axis. The axes are written out, here and in load, so that every
 // access has a fixed offset.
-func (c *kernelCache) set(x Vec3, invH float64) (base [3]int) {
+func (c *kernelCache) set(x geom.Vec3, invH float64) (base [3]int) {
 	return [3]int{c[0].set(x[0] * invH), c[1].set(x[1] * invH), c[2].set(x[2] * invH)}
 }
 
@@ -114,7 +77,7 @@ func (a *cachedAxis) load(w, d *[4]float64) {
 }
 
 // stencilBase returns the first node of a particle's stencil without its weights.
-func stencilBase(x Vec3, invH float64) [3]int {
+func stencilBase(x geom.Vec3, invH float64) [3]int {
 	return [3]int{
 		int(math.Floor(x[0]*invH)) - 1,
 		int(math.Floor(x[1]*invH)) - 1,

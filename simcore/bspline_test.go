@@ -3,6 +3,8 @@ package simcore
 import (
 	"math"
 	"math/rand/v2"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/bspline"
 	"testing"
 )
 
@@ -17,10 +19,10 @@ func TestStencilPartitionOfUnity(t *testing.T) {
 		sw, sd := 0.0, 0.0
 		for a := 0; a < 4; a++ {
 			d := X - float64(base+a)
-			if got, want := w[a], BSpline(d); math.Abs(got-want) > 1e-12 {
+			if got, want := w[a], bspline.N(d); math.Abs(got-want) > 1e-12 {
 				t.Fatalf("X=%g node %d: weight %g, N(%g) = %g", X, base+a, got, d, want)
 			}
-			if got, want := dw[a], BSplineSlope(d); math.Abs(got-want) > 1e-12 {
+			if got, want := dw[a], bspline.Slope(d); math.Abs(got-want) > 1e-12 {
 				t.Fatalf("X=%g node %d: slope %g, N'(%g) = %g", X, base+a, got, d, want)
 			}
 			sw += w[a]
@@ -35,13 +37,13 @@ func TestStencilPartitionOfUnity(t *testing.T) {
 func TestBSplineSlopeIsDerivative(t *testing.T) {
 	for x := -2.5; x <= 2.5; x += 0.01 {
 		const e = 1e-6
-		fd := (BSpline(x+e) - BSpline(x-e)) / (2 * e)
-		if math.Abs(fd-BSplineSlope(x)) > 1e-6 {
-			t.Fatalf("N'(%g) = %g, finite difference %g", x, BSplineSlope(x), fd)
+		fd := (bspline.N(x+e) - bspline.N(x-e)) / (2 * e)
+		if math.Abs(fd-bspline.Slope(x)) > 1e-6 {
+			t.Fatalf("N'(%g) = %g, finite difference %g", x, bspline.Slope(x), fd)
 		}
 	}
-	if math.Abs(BSpline(0)-2.0/3) > 1e-15 || math.Abs(BSpline(1)-1.0/6) > 1e-15 || BSpline(2) != 0 {
-		t.Fatalf("N(0), N(1), N(2) = %g, %g, %g; want 2/3, 1/6, 0", BSpline(0), BSpline(1), BSpline(2))
+	if math.Abs(bspline.N(0)-2.0/3) > 1e-15 || math.Abs(bspline.N(1)-1.0/6) > 1e-15 || bspline.N(2) != 0 {
+		t.Fatalf("N(0), N(1), N(2) = %g, %g, %g; want 2/3, 1/6, 0", bspline.N(0), bspline.N(1), bspline.N(2))
 	}
 }
 
@@ -50,13 +52,13 @@ func TestBSplineSlopeIsDerivative(t *testing.T) {
 func TestKernelCacheKeepsPartitionOfUnity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 1000; n++ {
-		x := Vec3{rng.Float64() * 10, rng.Float64() * 10, rng.Float64() * 10}
+		x := geom.Vec3{rng.Float64() * 10, rng.Float64() * 10, rng.Float64() * 10}
 		var c kernelCache
 		c.set(x, 1/0.013)
 		var q kernel
 		c.load(&q)
 		sum := 0.0
-		var grad Vec3
+		var grad geom.Vec3
 		for a := 0; a < 4; a++ {
 			for b := 0; b < 4; b++ {
 				for cc := 0; cc < 4; cc++ {

@@ -7,12 +7,13 @@ import (
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
+	"snowtools/simcore/collider"
 )
 
 // movingBoxMesh returns the closed triangle mesh of the box [lo, hi], every vertex moving at v.
-func movingBoxMesh(lo, hi, v Vec3) *geom.Mesh {
+func movingBoxMesh(lo, hi, v geom.Vec3) *geom.Mesh {
 	m := geom.BoxMesh(lo, hi)
-	m.Velocities = make([]Vec3, len(m.Positions))
+	m.Velocities = make([]geom.Vec3, len(m.Positions))
 	for i := range m.Velocities {
 		m.Velocities[i] = v
 	}
@@ -20,25 +21,25 @@ func movingBoxMesh(lo, hi, v Vec3) *geom.Mesh {
 }
 
 // voxelKeyframe voxelizes the box [lo, hi] moving at v, as cmd/voxelize does a frame.
-func voxelKeyframe(t *testing.T, lo, hi, v Vec3, h float64, halfWidth int) *Keyframe {
+func voxelKeyframe(t *testing.T, lo, hi, v geom.Vec3, h float64, halfWidth int) *collider.Keyframe {
 	t.Helper()
 	c, err := voxelize.Mesh(movingBoxMesh(lo, hi, v), voxelize.Options{VoxelSize: h, HalfWidth: halfWidth, Threads: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Keyframe{Surface: c.Surface, Velocity: c.Velocity}
+	return &collider.Keyframe{Surface: c.Surface, Velocity: c.Velocity}
 }
 
 func TestBoxMeshAndVoxelKeyframe(t *testing.T) {
-	lo, hi := Vec3{0.1, 0.2, 0.3}, Vec3{0.5, 0.4, 0.6}
-	m := movingBoxMesh(lo, hi, Vec3{1, 0, 0})
+	lo, hi := geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.5, 0.4, 0.6}
+	m := movingBoxMesh(lo, hi, geom.Vec3{1, 0, 0})
 	if err := m.Validate(); err != nil || len(m.Triangles) != 12 {
 		t.Fatalf("box mesh: %v, %d triangles", err, len(m.Triangles))
 	}
-	k := voxelKeyframe(t, lo, hi, Vec3{1, 0, 0}, 0.05, 3)
+	k := voxelKeyframe(t, lo, hi, geom.Vec3{1, 0, 0}, 0.05, 3)
 	s := levelset.NewFloatSampler(k.Surface)
 	box := geom.Box{Min: lo, Max: hi}
-	for _, p := range []Vec3{{0.3, 0.3, 0.45}, {0.55, 0.3, 0.45}, {0.3, 0.1, 0.45}, {0.2, 0.3, 0.35}, {2, 2, 2}} {
+	for _, p := range []geom.Vec3{{0.3, 0.3, 0.45}, {0.55, 0.3, 0.45}, {0.3, 0.1, 0.45}, {0.2, 0.3, 0.35}, {2, 2, 2}} {
 		want, _ := box.Distance(p)
 		want = math.Max(math.Min(want, 0.15), -0.15)
 		if got := s.Sample(p); math.Abs(got-want) > 1e-6 {
@@ -49,7 +50,7 @@ func TestBoxMeshAndVoxelKeyframe(t *testing.T) {
 
 // runFrames advances s frame by frame to frame n at fps, giving a deforming collider its
 // keyframes for each frame first, as the command does; check runs at every quarter frame.
-func runFrames(t *testing.T, s *Sim, c *DeformingLevelSet, key func(f int) *Keyframe, n int, fps float64, check func(tm float64)) {
+func runFrames(t *testing.T, s *Sim, c *collider.DeformingLevelSet, key func(f int) *collider.Keyframe, n int, fps float64, check func(tm float64)) {
 	t.Helper()
 	next := key(0)
 	for f := 0; f < n; f++ {
@@ -77,32 +78,32 @@ func runFrames(t *testing.T, s *Sim, c *DeformingLevelSet, key func(f int) *Keyf
 // one fed with voxelized keyframes frame by frame.
 func TestColliderPushesSnowAtItsSpeed(t *testing.T) {
 	const h, fps, speed = 0.04, 24.0, 0.5
-	plateLo, plateHi := Vec3{0.14, -0.1, 0.1}, Vec3{0.26, 0.3, 0.5}
+	plateLo, plateHi := geom.Vec3{0.14, -0.1, 0.1}, geom.Vec3{0.26, 0.3, 0.5}
 	for _, kind := range []string{"rigid", "deforming"} {
 		cfg := DefaultConfig()
 		cfg.H = h
-		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.4, 0.6}}
-		contact := Surface{Mode: Separate, Friction: 0.3}
-		var deforming *DeformingLevelSet
-		var key func(int) *Keyframe
+		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.4, 0.6}}
+		contact := collider.Surface{Mode: collider.Separate, Friction: 0.3}
+		var deforming *collider.DeformingLevelSet
+		var key func(int) *collider.Keyframe
 		if kind == "rigid" {
-			body, err := NewRigidBody(geom.Box{Min: plateLo, Max: plateHi},
-				[]TranslationKey{{T: 0}, {T: 1, P: Vec3{speed, 0, 0}}}, nil, contact)
+			body, err := collider.NewRigidBody(geom.Box{Min: plateLo, Max: plateHi},
+				[]collider.TranslationKey{{T: 0}, {T: 1, P: geom.Vec3{speed, 0, 0}}}, nil, contact)
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Colliders = []Collider{body}
-			key = func(int) *Keyframe { return nil }
+			cfg.Colliders = []collider.Collider{body}
+			key = func(int) *collider.Keyframe { return nil }
 		} else {
-			deforming = &DeformingLevelSet{Contact: contact}
-			cfg.Colliders = []Collider{deforming}
-			v := Vec3{speed, 0, 0}
-			key = func(f int) *Keyframe {
+			deforming = &collider.DeformingLevelSet{Contact: contact}
+			cfg.Colliders = []collider.Collider{deforming}
+			v := geom.Vec3{speed, 0, 0}
+			key = func(f int) *collider.Keyframe {
 				d := v.Scale(float64(f) / fps)
 				return voxelKeyframe(t, plateLo.Add(d), plateHi.Add(d), v, h, 4)
 			}
 		}
-		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0, 0.2}, Max: Vec3{0.46, 0.08, 0.4}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.3, 0, 0.2}, Max: geom.Vec3{0.46, 0.08, 0.4}}, DefaultMaterial, geom.Vec3{})
 		const frames = 6 // the plate reaches the snow after 0.08 s, 2 frames
 		runFrames(t, s, deforming, key, frames, fps, nil)
 		front := plateHi[0] + speed*frames/fps
@@ -134,19 +135,19 @@ func TestColliderPushesSnowAtItsSpeed(t *testing.T) {
 // frame apart voxelized from a box mesh: no particle gets through it or stays inside.
 func TestThinFastPlateLetsNothingThrough(t *testing.T) {
 	const h, fps = 0.04, 24.0
-	v := Vec3{4 * h * fps, 0, 0} // 3.84 m/s
-	plateLo, plateHi := Vec3{0.1, -0.1, -0.1}, Vec3{0.1 + 2*h, 0.5, 0.5}
+	v := geom.Vec3{4 * h * fps, 0, 0} // 3.84 m/s
+	plateLo, plateHi := geom.Vec3{0.1, -0.1, -0.1}, geom.Vec3{0.1 + 2*h, 0.5, 0.5}
 	cfg := DefaultConfig()
 	cfg.H = h
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.4, 0.4}}
-	c := &DeformingLevelSet{Contact: Surface{Mode: Separate, Friction: 0.3}}
-	cfg.Colliders = []Collider{c}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1.6, 0.4, 0.4}}
+	c := &collider.DeformingLevelSet{Contact: collider.Surface{Mode: collider.Separate, Friction: 0.3}}
+	cfg.Colliders = []collider.Collider{c}
 	// The band must cover the kernel's reach plus the motion in a frame: 2 + 4 voxels.
-	key := func(f int) *Keyframe {
+	key := func(f int) *collider.Keyframe {
 		d := v.Scale(float64(f) / fps)
 		return voxelKeyframe(t, plateLo.Add(d), plateHi.Add(d), v, h, 7)
 	}
-	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0, 0.12}, Max: Vec3{0.46, 0.12, 0.28}}, DefaultMaterial, Vec3{})
+	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.3, 0, 0.12}, Max: geom.Vec3{0.46, 0.12, 0.28}}, DefaultMaterial, geom.Vec3{})
 	worst := math.Inf(-1) // the deepest a particle got past the plate's front face, in h
 	runFrames(t, s, c, key, 5, fps, func(tm float64) {
 		back := plateLo[0] + v[0]*tm
@@ -173,19 +174,19 @@ func TestThinFastPlateLetsNothingThrough(t *testing.T) {
 func TestOverhangStickyVersusSeparating(t *testing.T) {
 	const h = 0.04
 	const dur = 0.2
-	roof := voxelKeyframe(t, Vec3{0.2, 0.4, 0.1}, Vec3{0.6, 0.8, 0.5}, Vec3{}, h, 3)
-	drop := map[ContactMode]float64{}
-	for _, mode := range []ContactMode{Sticky, Separate} {
+	roof := voxelKeyframe(t, geom.Vec3{0.2, 0.4, 0.1}, geom.Vec3{0.6, 0.8, 0.5}, geom.Vec3{}, h, 3)
+	drop := map[collider.ContactMode]float64{}
+	for _, mode := range []collider.ContactMode{collider.Sticky, collider.Separate} {
 		cfg := DefaultConfig()
 		cfg.H = h
-		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
-		c := &DeformingLevelSet{Contact: Surface{Mode: mode, Friction: 0.3}}
+		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.8, 0.6}}
+		c := &collider.DeformingLevelSet{Contact: collider.Surface{Mode: mode, Friction: 0.3}}
 		if err := c.SetKeyframes(roof, roof, 0, dur); err != nil {
 			t.Fatal(err)
 		}
-		cfg.Colliders = []Collider{c}
+		cfg.Colliders = []collider.Collider{c}
 		// The block is packed against the overhang's underside at y = 0.4.
-		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0.34, 0.2}, Max: Vec3{0.46, 0.4, 0.36}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.3, 0.34, 0.2}, Max: geom.Vec3{0.46, 0.4, 0.36}}, DefaultMaterial, geom.Vec3{})
 		top := map[int32]float64{} // the particles of the top half cell, next to the overhang
 		for i, x := range s.P.X {
 			if x[1] > 0.4-h/2 {
@@ -207,10 +208,10 @@ func TestOverhangStickyVersusSeparating(t *testing.T) {
 	}
 	free := 9.81 * dur * dur / 2
 	t.Logf("free fall in %.2f s: %.4f m", dur, free)
-	if drop[Separate] < 0.9*free {
-		t.Errorf("under a separating overhang the snow fell %.4f m, free fall is %.4f m", drop[Separate], free)
+	if drop[collider.Separate] < 0.9*free {
+		t.Errorf("under a separating overhang the snow fell %.4f m, free fall is %.4f m", drop[collider.Separate], free)
 	}
-	if drop[Sticky] > 0.05*drop[Separate] {
-		t.Errorf("the sticky overhang let the snow drop %.4f m (separating: %.4f m)", drop[Sticky], drop[Separate])
+	if drop[collider.Sticky] > 0.05*drop[collider.Separate] {
+		t.Errorf("the sticky overhang let the snow drop %.4f m (separating: %.4f m)", drop[collider.Sticky], drop[collider.Separate])
 	}
 }

@@ -1,6 +1,10 @@
 package simcore
 
-import "math"
+import (
+	"math"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
+)
 
 // updateDeformation is stage 7 for particle i (section 7): the trial elastic gradient
 // F^_E = (I + dt grad v_p^{n+1}) F_E^n of equation (11), its SVD U S^ V^T, and the
@@ -15,10 +19,10 @@ import "math"
 // Matrices go by pointer here and in the helpers of the elastic case: a 3x3 array
 // passed or returned by value is copied through the stack in 16-byte pieces just after
 // being written in 8-byte ones, and each such copy waits for the stores to complete.
-func (s *Sim) updateDeformation(i int32, dt float64, gradV *Mat3) (jE, mu, lambda float64) {
+func (s *Sim) updateDeformation(i int32, dt float64, gradV *linalg.Mat3) (jE, mu, lambda float64) {
 	p := s.P
 	pm := &p.Mat[i]
-	var fHat Mat3
+	var fHat linalg.Mat3
 	trialElastic(&fHat, &p.FE[i], gradV, dt)
 	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
 
@@ -26,7 +30,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *Mat3) (jE, mu, lambd
 		// Nothing to clamp, which is most particles in most steps: F_E = F^_E, J_P is
 		// unchanged, and the stress needs only R_E, which a few Newton steps give for
 		// an F_E this close to a rotation, at a fraction of the cost of an SVD.
-		var r Mat3
+		var r linalg.Mat3
 		nearRotation(&r, &fHat)
 		p.FE[i].set(&fHat)
 		jE = fHat.Det()
@@ -35,7 +39,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *Mat3) (jE, mu, lambd
 		return jE, mu, lambda
 	}
 
-	u, sig, v := SVD3(fHat)
+	u, sig, v := linalg.SVD3(fHat)
 	clamped := sig
 	for k, x := range clamped {
 		if x < lo {
@@ -62,7 +66,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *Mat3) (jE, mu, lambd
 
 // trialElastic sets f to the trial elastic gradient F^_E = (I + dt grad v) F_E of
 // equation (11).
-func trialElastic(f *Mat3, fe *Mat3f, gradV *Mat3, dt float64) {
+func trialElastic(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
 	for c := 0; c < 3; c++ {
 		e0, e1, e2 := float64(fe[c]), float64(fe[3+c]), float64(fe[6+c])
 		for r := 0; r < 3; r++ {
@@ -77,7 +81,7 @@ func trialElastic(f *Mat3, fe *Mat3f, gradV *Mat3, dt float64) {
 // positive definite, which Sylvester's criterion (positive leading principal minors)
 // decides. A singular value within rounding of lo or hi may go either way; both answers
 // are right to that rounding. NaN gives false.
-func singularValuesWithin(f *Mat3, lo, hi float64) bool {
+func singularValuesWithin(f *linalg.Mat3, lo, hi float64) bool {
 	if !(f.Det() > 0) {
 		return false
 	}
@@ -105,7 +109,7 @@ func positiveDefinite(a, b, c, d, e, f float64) bool {
 // F^_E's. Newton's iteration R <- (R + R^-T)/2 from R = f (Higham 1986) squares the
 // error |sigma - 1| each step and halves it: from the 0.025 of theta_c, three steps
 // reach 1e-15.
-func nearRotation(r, f *Mat3) {
+func nearRotation(r, f *linalg.Mat3) {
 	*r = *f
 	for range 3 {
 		// The cofactors of r, which are det(r) r^-T.
@@ -120,8 +124,8 @@ func nearRotation(r, f *Mat3) {
 }
 
 // composeSVD returns U diag(s) V^T.
-func composeSVD(u Mat3, s Vec3, v Mat3) Mat3 {
-	var m Mat3
+func composeSVD(u linalg.Mat3, s geom.Vec3, v linalg.Mat3) linalg.Mat3 {
+	var m linalg.Mat3
 	for r := 0; r < 3; r++ {
 		a, b, c := u[3*r]*s[0], u[3*r+1]*s[1], u[3*r+2]*s[2]
 		m[3*r] = a*v[0] + b*v[1] + c*v[2]
@@ -136,9 +140,9 @@ func composeSVD(u Mat3, s Vec3, v Mat3) Mat3 {
 // equation (2). With F_E = U S V^T and R_E = U V^T, dPsi/dF_E = 2 mu (F_E - R_E) +
 // lambda (J_E - 1) J_E F_E^-T, so dPsi/dF_E F_E^T = U diag(2 mu (s_k - 1) s_k +
 // lambda (J_E - 1) J_E) U^T: symmetric, and V^0 times it is V_p^n sigma_p of equation (6).
-func kirchhoffStress(u Mat3, sig Vec3, jE, vol0, mu, lambda float64) Sym3f {
+func kirchhoffStress(u linalg.Mat3, sig geom.Vec3, jE, vol0, mu, lambda float64) Sym3f {
 	vol := lambda * (jE - 1) * jE
-	var d Vec3
+	var d geom.Vec3
 	for k := range d {
 		d[k] = vol0 * (2*mu*(sig[k]-1)*sig[k] + vol)
 	}
@@ -153,7 +157,7 @@ func kirchhoffStress(u Mat3, sig Vec3, jE, vol0, mu, lambda float64) Sym3f {
 // instead of the SVD: V^0 dPsi/dF_E F_E^T for equation (1) is
 // V^0 (2 mu (F_E - R_E) F_E^T + lambda (J_E - 1) J_E I), the same matrix, since
 // (F_E - R_E) F_E^T = U (S - I) S U^T.
-func kirchhoffStressPolar(st *Sym3f, f, r *Mat3, jE, vol0, mu, lambda float64) {
+func kirchhoffStressPolar(st *Sym3f, f, r *linalg.Mat3, jE, vol0, mu, lambda float64) {
 	vol := lambda * (jE - 1) * jE
 	// (2 mu (F - R) F^T)_rc + vol delta_rc = sum_k 2 mu (f_rk - r_rk) f_ck + vol delta_rc
 	at := func(i, j int, diag float64) float32 {

@@ -3,13 +3,15 @@ package simcore
 import (
 	"math"
 	"math/rand/v2"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
 	"testing"
 )
 
 // energy is equation (1): Psi = mu ||F - R||_F^2 + lambda/2 (J - 1)^2 with R from the
 // polar decomposition of F.
-func energy(f Mat3, mu, lambda float64) float64 {
-	r, _ := Polar3(f)
+func energy(f linalg.Mat3, mu, lambda float64) float64 {
+	r, _ := linalg.Polar3(f)
 	j := f.Det()
 	return mu*f.Sub(r).FrobeniusNorm()*f.Sub(r).FrobeniusNorm() + lambda/2*(j-1)*(j-1)
 }
@@ -20,16 +22,16 @@ func TestKirchhoffStressIsEnergyDerivative(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	pm := DefaultMaterial.PerParticle()
 	for n := 0; n < 200; n++ {
-		var f Mat3
+		var f linalg.Mat3
 		for i := range f {
-			f[i] = Identity3[i] + 0.2*(rng.Float64()-0.5)
+			f[i] = linalg.Identity3[i] + 0.2*(rng.Float64()-0.5)
 		}
 		jp := 0.8 + 0.4*rng.Float64()
 		vol0 := 1e-6 * (1 + rng.Float64())
-		u, sig, _ := SVD3(f)
+		u, sig, _ := linalg.SVD3(f)
 		mu, lambda := pm.hardened(jp)
 		st := kirchhoffStress(u, sig, sig[0]*sig[1]*sig[2], vol0, mu, lambda)
-		tau := Mat3{
+		tau := linalg.Mat3{
 			float64(st[0]), float64(st[3]), float64(st[4]),
 			float64(st[3]), float64(st[1]), float64(st[5]),
 			float64(st[4]), float64(st[5]), float64(st[2]),
@@ -39,7 +41,7 @@ func TestKirchhoffStressIsEnergyDerivative(t *testing.T) {
 			t.Fatalf("hardened mu = %g, want mu0 exp(xi (1 - J_P)) = %g", mu, wantMu)
 		}
 		const e = 1e-6
-		var dPsi Mat3
+		var dPsi linalg.Mat3
 		for k := range f {
 			fp, fm := f, f
 			fp[k] += e
@@ -57,14 +59,14 @@ func TestKirchhoffStressIsEnergyDerivative(t *testing.T) {
 // det F = J_E J_P, and leaves F_E alone inside the elastic range.
 func TestPlasticityClamp(t *testing.T) {
 	p := &Particles{}
-	p.Add(Vec3{}, Vec3{}, 1, DefaultMaterial.PerParticle())
+	p.Add(geom.Vec3{}, geom.Vec3{}, 1, DefaultMaterial.PerParticle())
 	p.Vol0[0] = 1
 	s := &Sim{P: p}
 	// A velocity gradient that stretches x by 5% and compresses y by 5% in dt = 1.
-	gradV := Diag(Vec3{0.05, -0.05, 0.001})
+	gradV := linalg.Diag(geom.Vec3{0.05, -0.05, 0.001})
 	jE, _, _ := s.updateDeformation(0, 1, &gradV)
 	fe := p.FE[0].Mat3()
-	_, sig, _ := SVD3(fe)
+	_, sig, _ := linalg.SVD3(fe)
 	if math.Abs(sig[0]-(1+7.5e-3)) > 1e-6 || math.Abs(sig[2]-(1-2.5e-2)) > 1e-6 || math.Abs(sig[1]-1.001) > 1e-6 {
 		t.Fatalf("clamped singular values %v, want [1.0075 1.001 0.975]", sig)
 	}
@@ -74,9 +76,9 @@ func TestPlasticityClamp(t *testing.T) {
 	}
 	// Inside the elastic range nothing goes to plasticity.
 	q := &Particles{}
-	q.Add(Vec3{}, Vec3{}, 1, DefaultMaterial.PerParticle())
+	q.Add(geom.Vec3{}, geom.Vec3{}, 1, DefaultMaterial.PerParticle())
 	q.Vol0[0] = 1
-	gradV = Diag(Vec3{0.005, -0.01, 0})
+	gradV = linalg.Diag(geom.Vec3{0.005, -0.01, 0})
 	(&Sim{P: q}).updateDeformation(0, 1, &gradV)
 	if q.JP[0] != 1 {
 		t.Fatalf("elastic deformation changed J_P to %g", q.JP[0])
@@ -96,14 +98,14 @@ func TestElasticShortcutMatchesSVD(t *testing.T) {
 	inside := 0
 	for n := 0; n < 20000; n++ {
 		// Singular values around the yield limits, some inverted.
-		var sig Vec3
+		var sig geom.Vec3
 		for k := range sig {
 			sig[k] = 0.96 + 0.06*rng.Float64()
 		}
 		if n%10 == 0 {
 			sig[2] = -sig[2]
 		}
-		f := svdRandRotation(rng).Mul(Diag(sig)).Mul(svdRandRotation(rng).T())
+		f := linalg.RandomRotation(rng).Mul(linalg.Diag(sig)).Mul(linalg.RandomRotation(rng).T())
 		want, nearLimit := true, false
 		for _, x := range sig {
 			want = want && x > lo && x < hi
@@ -119,13 +121,13 @@ func TestElasticShortcutMatchesSVD(t *testing.T) {
 			continue
 		}
 		inside++
-		r, _ := Polar3(f)
-		var near Mat3
+		r, _ := linalg.Polar3(f)
+		var near linalg.Mat3
 		nearRotation(&near, &f)
 		if d := near.Sub(r).FrobeniusNorm(); d > 1e-14 {
 			t.Fatalf("sigma %v: nearRotation differs from Polar3 by %g", sig, d)
 		}
-		u, s, _ := SVD3(f)
+		u, s, _ := linalg.SVD3(f)
 		jE := f.Det()
 		mu, lambda := pm.hardened(0.9 + 0.2*rng.Float64())
 		a := kirchhoffStress(u, s, jE, 1e-6, mu, lambda)

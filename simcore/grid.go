@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
 )
 
@@ -22,14 +23,14 @@ const (
 // change that the FLIP transfer needs. Seven numbers serve both phases.
 type node struct {
 	mass float64
-	mv   Vec3 // momentum, then v^{n+1}
-	f    Vec3 // force, then v^{n+1} - v^n
+	mv   geom.Vec3 // momentum, then v^{n+1}
+	f    geom.Vec3 // force, then v^{n+1} - v^n
 }
 
 // nodeVelocity is what the transfer back reads of a node after the grid update.
 type nodeVelocity struct {
-	v  Vec3 // v^{n+1}
-	dv Vec3 // v^{n+1} - v^n
+	v  geom.Vec3 // v^{n+1}
+	dv geom.Vec3 // v^{n+1} - v^n
 }
 
 // nodeBlock is a block of nodes; node (a, b, c) of the block is at (a*4 + b)*4 + c.

@@ -3,7 +3,9 @@ package simcore
 import (
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/collider"
 )
 
 // updateGrid is stages 4 to 6 on every node with mass: the velocity
@@ -16,7 +18,7 @@ import (
 func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
 	h := s.H
-	var gravity Vec3
+	var gravity geom.Vec3
 	if s.Time >= s.GravityStart {
 		gravity = s.Gravity
 	}
@@ -26,12 +28,12 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
 		blk := &g.blocks[bi]
 		c := g.coords[bi]
-		centre := Vec3{
+		centre := geom.Vec3{
 			(float64(c[0]<<blockShift) + 1.5) * h,
 			(float64(c[1]<<blockShift) + 1.5) * h,
 			(float64(c[2]<<blockShift) + 1.5) * h,
 		}
-		near := nearby(s.work[w].near, s.colliders, centre, reach, t1)
+		near := collider.Nearby(s.work[w].near, s.colliders, centre, reach, t1)
 		s.work[w].near = near
 		for a := 0; a < blockWidth; a++ {
 			for b := 0; b < blockWidth; b++ {
@@ -43,12 +45,12 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 					inv := 1 / n.mass
 					vOld := n.mv.Scale(inv)
 					vStar := vOld.Add(n.f.Scale(inv).Add(gravity).Scale(dt)) // (10)
-					x := Vec3{
+					x := geom.Vec3{
 						float64(c[0]<<blockShift+a) * h,
 						float64(c[1]<<blockShift+b) * h,
 						float64(c[2]<<blockShift+cc) * h,
 					}
-					vNew := collide(inReach(near, s.colliders, vStar, dt, h), x, vStar, dt, t1)
+					vNew := collider.Collide(collider.InReach(near, s.colliders, vStar, dt, h), x, vStar, dt, t1)
 					n.mv = vNew
 					n.f = vNew.Sub(vOld)
 					if s.semiImplicit() && vNew != vStar {

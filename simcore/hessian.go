@@ -1,5 +1,7 @@
 package simcore
 
+import "snowtools/simcore/linalg"
+
 // The action of the energy Hessian on a grid velocity increment, equations (7)-(8) of
 // section 6: for an increment du,
 //
@@ -25,18 +27,18 @@ package simcore
 // hessianParticle is what a particle's part of the Hessian needs, computed from F_E^n:
 // the matrices and the scaled Lamé parameters.
 type hessianParticle struct {
-	F, R Mat3       // F_E^n and its polar rotation
-	C    Mat3       // cofactor matrix J F^-T
-	K    [6]float64 // (tr(S) I - S)^-1, symmetric: xx yy zz xy xz yz
-	mu2  float64    // 2 mu V_p^0
-	lam  float64    // lambda V_p^0
-	jm1  float64    // J - 1
+	F, R linalg.Mat3 // F_E^n and its polar rotation
+	C    linalg.Mat3 // cofactor matrix J F^-T
+	K    [6]float64  // (tr(S) I - S)^-1, symmetric: xx yy zz xy xz yz
+	mu2  float64     // 2 mu V_p^0
+	lam  float64     // lambda V_p^0
+	jm1  float64     // J - 1
 }
 
 // set prepares particle data for F_E = f with hardened mu, lambda and volume vol0.
-func (hp *hessianParticle) set(f *Mat3, mu, lambda, vol0 float64) {
+func (hp *hessianParticle) set(f *linalg.Mat3, mu, lambda, vol0 float64) {
 	hp.F = *f
-	r, sym := Polar3(*f)
+	r, sym := linalg.Polar3(*f)
 	hp.R = r
 	hp.C = cofactor(f)
 	hp.jm1 = f.Det() - 1
@@ -55,8 +57,8 @@ func (hp *hessianParticle) set(f *Mat3, mu, lambda, vol0 float64) {
 
 // cofactor returns J F^-T: entry (i, j) is the minor of F without row i and column j,
 // with the sign (-1)^(i+j), which the cyclic index order gives.
-func cofactor(f *Mat3) Mat3 {
-	var c Mat3
+func cofactor(f *linalg.Mat3) linalg.Mat3 {
+	var c linalg.Mat3
 	for i := 0; i < 3; i++ {
 		i1, i2 := (i+1)%3, (i+2)%3
 		for j := 0; j < 3; j++ {
@@ -68,8 +70,8 @@ func cofactor(f *Mat3) Mat3 {
 }
 
 // cofactorDiff returns the differential of the cofactor matrix of f along df.
-func cofactorDiff(f, df *Mat3) Mat3 {
-	var c Mat3
+func cofactorDiff(f, df *linalg.Mat3) linalg.Mat3 {
+	var c linalg.Mat3
 	for i := 0; i < 3; i++ {
 		i1, i2 := (i+1)%3, (i+2)%3
 		for j := 0; j < 3; j++ {
@@ -82,10 +84,10 @@ func cofactorDiff(f, df *Mat3) Mat3 {
 }
 
 // stressDiff returns V^0 dP along df (the A_p of equation 8, times V_p^0).
-func (hp *hessianParticle) stressDiff(df *Mat3) Mat3 {
+func (hp *hessianParticle) stressDiff(df *linalg.Mat3) linalg.Mat3 {
 	f, r := &hp.F, &hp.R
 	// a = R^T dF; the axial vector of a - a^T is (a_zy - a_yz, a_xz - a_zx, a_yx - a_xy).
-	var a Mat3
+	var a linalg.Mat3
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			a[3*i+j] = r[i]*df[j] + r[3+i]*df[3+j] + r[6+i]*df[6+j]
@@ -97,7 +99,7 @@ func (hp *hessianParticle) stressDiff(df *Mat3) Mat3 {
 	wy := k[3]*ax + k[1]*ay + k[5]*az
 	wz := k[4]*ax + k[5]*ay + k[2]*az
 	// dR = R W with W = [[0, -wz, wy], [wz, 0, -wx], [-wy, wx, 0]].
-	var dR Mat3
+	var dR linalg.Mat3
 	for i := 0; i < 3; i++ {
 		r0, r1, r2 := r[3*i], r[3*i+1], r[3*i+2]
 		dR[3*i] = r1*wz - r2*wy
@@ -107,7 +109,7 @@ func (hp *hessianParticle) stressDiff(df *Mat3) Mat3 {
 	dC := cofactorDiff(f, df)
 	c := &hp.C
 	dJ := c[0]*df[0] + c[1]*df[1] + c[2]*df[2] + c[3]*df[3] + c[4]*df[4] + c[5]*df[5] + c[6]*df[6] + c[7]*df[7] + c[8]*df[8]
-	var dP Mat3
+	var dP linalg.Mat3
 	for k := range dP {
 		dP[k] = hp.mu2*(df[k]-dR[k]) + hp.lam*(dJ*c[k]+hp.jm1*dC[k])
 	}
@@ -117,16 +119,16 @@ func (hp *hessianParticle) stressDiff(df *Mat3) Mat3 {
 // forceDiff returns the particle's part of the Hessian action in the grid's terms:
 // for g = h grad du (the windowGradient of an increment), dF = g F / h, and the result
 // V^0 dP(dF) F^T / h is what scatterGradient spreads against h grad w.
-func (hp *hessianParticle) forceDiff(g *Mat3, invH float64) Mat3 {
+func (hp *hessianParticle) forceDiff(g *linalg.Mat3, invH float64) linalg.Mat3 {
 	f := &hp.F
-	var df Mat3
+	var df linalg.Mat3
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			df[3*i+j] = (g[3*i]*f[j] + g[3*i+1]*f[3+j] + g[3*i+2]*f[6+j]) * invH
 		}
 	}
 	dP := hp.stressDiff(&df)
-	var gm Mat3
+	var gm linalg.Mat3
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
 			gm[3*i+j] = (dP[3*i]*f[3*j] + dP[3*i+1]*f[3*j+1] + dP[3*i+2]*f[3*j+2]) * invH
@@ -148,9 +150,9 @@ type stiffness [45]float32
 // stiffnessOf returns the stiffness of hp: column j of S is forceDiff(e_j), symmetrized
 // against round-off.
 func stiffnessOf(hp *hessianParticle, invH float64) stiffness {
-	var cols [9]Mat3
+	var cols [9]linalg.Mat3
 	for j := range cols {
-		var e Mat3
+		var e linalg.Mat3
 		e[j] = 1
 		cols[j] = hp.forceDiff(&e, invH)
 	}
@@ -166,8 +168,8 @@ func stiffnessOf(hp *hessianParticle, invH float64) stiffness {
 }
 
 // apply returns S g.
-func (k *stiffness) apply(g *Mat3) Mat3 {
-	var out Mat3
+func (k *stiffness) apply(g *linalg.Mat3) linalg.Mat3 {
+	var out linalg.Mat3
 	idx := 0
 	for i := 0; i < 9; i++ {
 		gi := g[i]

@@ -1,7 +1,9 @@
 package simcore
 
 import (
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/linalg"
 )
 
 // The Hessian on the grid: its action on a vector of node velocities, equations (7) and
@@ -11,9 +13,9 @@ import (
 
 // applyHessian sets out to H u: (H u)_i = sum_p V_p^0 dP_p(dF_p) (F_Ep^n)^T grad w_ip with
 // dF_p = (sum_j u_j (grad w_jp)^T) F_Ep^n.
-func (s *Sim) applyHessian(u, out []Vec3) {
+func (s *Sim) applyHessian(u, out []geom.Vec3) {
 	stiff := s.implicit.stiffness
-	s.scatterParticles(u, out, func(k int, in, acc *window[Vec3], ker *kernel, ox, oy, oz int) {
+	s.scatterParticles(u, out, func(k int, in, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
 		grad := windowGradient(in, ker, ox, oy, oz) // h grad u
 		gm := stiff[k].apply(&grad)
 		scatterGradient(acc, ker, ox, oy, oz, &gm)
@@ -24,9 +26,9 @@ func (s *Sim) applyHessian(u, out []Vec3) {
 // the increment of component a at node i alone. There h grad u = e_a (h grad w_ip)^T, so
 // out_i[a] = sum_p (h grad w_ip)^T Q^a (h grad w_ip) with Q^a the 3x3 block of the
 // particle's stiffness that row a of grad u sees: Q^a_cd = S_(3a+c)(3a+d).
-func (s *Sim) hessianDiagonal(out []Vec3) {
+func (s *Sim) hessianDiagonal(out []geom.Vec3) {
 	stiff := s.implicit.stiffness
-	s.scatterParticles(nil, out, func(k int, _, acc *window[Vec3], ker *kernel, ox, oy, oz int) {
+	s.scatterParticles(nil, out, func(k int, _, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
 		var q [3][6]float64 // Q^a, symmetric: xx yy zz xy xz yz
 		for a := range q {
 			r := 3 * a
@@ -40,7 +42,7 @@ func (s *Sim) hessianDiagonal(out []Vec3) {
 // scatterParticles runs perParticle for every particle k (in bins order) with its kernel
 // and stencil offset in its block's windows: in holds u around the block (when u is not
 // nil), and what perParticle adds to acc is added to out. out is cleared first.
-func (s *Sim) scatterParticles(u, out []Vec3, perParticle func(k int, in, acc *window[Vec3], ker *kernel, ox, oy, oz int)) {
+func (s *Sim) scatterParticles(u, out []geom.Vec3, perParticle func(k int, in, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int)) {
 	clear(out)
 	invH := s.invH
 	for color := range s.bins.colors {
@@ -49,7 +51,7 @@ func (s *Sim) scatterParticles(u, out []Vec3, perParticle func(k int, in, acc *w
 			g := &s.bins.blocks[list[b]]
 			in, acc := &s.work[w].vecIn, &s.work[w].vecOut
 			if u != nil {
-				forWindowRows(g, in, vectorRows(u), func(w, n *[blockWidth]Vec3) { *w = *n })
+				forWindowRows(g, in, vectorRows(u), func(w, n *[blockWidth]geom.Vec3) { *w = *n })
 			}
 			var ker kernel
 			for k := g.start; k < g.end; k++ {
@@ -57,11 +59,11 @@ func (s *Sim) scatterParticles(u, out []Vec3, perParticle func(k int, in, acc *w
 				ox, oy, oz := stencilOffset(stencilBase(s.P.X[s.bins.order[k]], invH))
 				perParticle(int(k), in, acc, &ker, ox, oy, oz)
 			}
-			forWindowRows(g, acc, vectorRows(out), func(w, n *[blockWidth]Vec3) {
+			forWindowRows(g, acc, vectorRows(out), func(w, n *[blockWidth]geom.Vec3) {
 				for c := range w {
 					n[c] = n[c].Add(w[c])
 				}
-				*w = [blockWidth]Vec3{}
+				*w = [blockWidth]geom.Vec3{}
 			})
 		})
 	}
@@ -72,13 +74,13 @@ func (s *Sim) scatterParticles(u, out []Vec3, perParticle func(k int, in, acc *w
 // tensor-product kernel lets the sums run along z first: for each (a, b) the sums
 // Sw = sum_c u Wz[c] and Sd = sum_c u Dz[c], then (h grad w) components
 // (Dx Wy Sw, Wx Dy Sw, Wx Wy Sd), written out per component to stay in registers.
-func windowGradient(win *window[Vec3], ker *kernel, ox, oy, oz int) Mat3 {
+func windowGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int) linalg.Mat3 {
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
-	var g Mat3
+	var g linalg.Mat3
 	for a := 0; a < 4; a++ {
 		for b := 0; b < 4; b++ {
-			row := (*[4]Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
 			u0, u1, u2, u3 := &row[0], &row[1], &row[2], &row[3]
 			swx := u0[0]*w0 + u1[0]*w1 + u2[0]*w2 + u3[0]*w3
 			swy := u0[1]*w0 + u1[1]*w1 + u2[1]*w2 + u3[1]*w3
@@ -106,7 +108,7 @@ func windowGradient(win *window[Vec3], ker *kernel, ox, oy, oz int) Mat3 {
 // scatterGradient adds m (h grad w_ip) to every node of a particle's stencil. With
 // h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), node (a, b, c) receives P Wz[c] + Q Dz[c]
 // with P = m (Dx Wy, Wx Dy, 0) and Q = m (0, 0, Wx Wy), fixed along z (as in rasterize).
-func scatterGradient(win *window[Vec3], ker *kernel, ox, oy, oz int, m *Mat3) {
+func scatterGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, m *linalg.Mat3) {
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	for a := 0; a < 4; a++ {
@@ -116,7 +118,7 @@ func scatterGradient(win *window[Vec3], ker *kernel, ox, oy, oz int, m *Mat3) {
 			wab := ker.W[0][a] * ker.W[1][b]
 			px, py, pz := m[0]*dab+m[1]*adb, m[3]*dab+m[4]*adb, m[6]*dab+m[7]*adb
 			qx, qy, qz := m[2]*wab, m[5]*wab, m[8]*wab
-			row := (*[4]Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
 			n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
 			n0[0] += px*w0 + qx*d0
 			n1[0] += px*w1 + qx*d1
@@ -138,7 +140,7 @@ func scatterGradient(win *window[Vec3], ker *kernel, ox, oy, oz int, m *Mat3) {
 // particle's stencil. With h grad w = (X Wz, Y Wz, Z Dz), X = Dx Wy, Y = Wx Dy, Z = Wx Wy,
 // the quadratic form is alpha Wz^2 + beta Wz Dz + gamma Dz^2 with alpha, beta, gamma
 // fixed along z.
-func scatterDiagonal(win *window[Vec3], ker *kernel, ox, oy, oz int, q *[3][6]float64) {
+func scatterDiagonal(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, q *[3][6]float64) {
 	var ww, wd, dd [4]float64
 	for c := 0; c < 4; c++ {
 		ww[c] = ker.W[2][c] * ker.W[2][c]
@@ -148,14 +150,14 @@ func scatterDiagonal(win *window[Vec3], ker *kernel, ox, oy, oz int, q *[3][6]fl
 	for a := 0; a < 4; a++ {
 		for b := 0; b < 4; b++ {
 			x, y, z := ker.D[0][a]*ker.W[1][b], ker.W[0][a]*ker.D[1][b], ker.W[0][a]*ker.W[1][b]
-			var alpha, beta, gamma Vec3
+			var alpha, beta, gamma geom.Vec3
 			for m := 0; m < 3; m++ {
 				qm := &q[m]
 				alpha[m] = qm[0]*x*x + 2*qm[3]*x*y + qm[1]*y*y
 				beta[m] = 2 * (qm[4]*x + qm[5]*y) * z
 				gamma[m] = qm[2] * z * z
 			}
-			row := (*[4]Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
 			for c := 0; c < 4; c++ {
 				for m := 0; m < 3; m++ {
 					row[c][m] += alpha[m]*ww[c] + beta[m]*wd[c] + gamma[m]*dd[c]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
 )
 
@@ -44,10 +45,10 @@ type implicitState struct {
 	stiffness []stiffness // the particles' Hessians, in bins order
 	mass      []float64   // m_i; 0 for nodes without mass and for fixed nodes
 	fixed     []bool      // set by the grid collisions
-	invDiag   []Vec3      // the preconditioner: 1 / diag(K), 0 where mass is 0
+	invDiag   []geom.Vec3 // the preconditioner: 1 / diag(K), 0 where mass is 0
 	// x the solution, r = M v* - K x, z = diag(K)^-1 r, p the search direction, and
 	// kz, kp, q = K z, K p, diag(K)^-1 K p.
-	x, r, z, p, kz, kp, q []Vec3
+	x, r, z, p, kz, kp, q []geom.Vec3
 	partial               []float64 // per-chunk sums of reduce
 
 	iterations  int     // of the last solve
@@ -75,9 +76,9 @@ func (s *Sim) semiImplicit() bool { return s.Integrator == SemiImplicit }
 
 // resizeNodes sizes the per-node arrays of the solve for the current grid.
 func (st *implicitState) resizeNodes(nodes int) {
-	grow := func(v []Vec3) []Vec3 {
+	grow := func(v []geom.Vec3) []geom.Vec3 {
 		if cap(v) < nodes {
-			return make([]Vec3, nodes)
+			return make([]geom.Vec3, nodes)
 		}
 		return v[:nodes]
 	}
@@ -129,14 +130,14 @@ func (s *Sim) solveImplicit(dt float64) error {
 		}
 	}
 	// K u = M u + beta dt^2 H u on the free nodes, 0 on the others.
-	applyK := func(u, out []Vec3) {
+	applyK := func(u, out []geom.Vec3) {
 		s.applyHessian(u, out)
 		s.forNodes(func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				if m := st.mass[i]; m > 0 {
 					out[i] = u[i].Scale(m).Add(out[i].Scale(scale))
 				} else {
-					out[i] = Vec3{}
+					out[i] = geom.Vec3{}
 				}
 			}
 		})
@@ -152,7 +153,7 @@ func (s *Sim) solveImplicit(dt float64) error {
 					d[c] = 1 / (m + scale*max(d[c], 0))
 				}
 			} else {
-				*d = Vec3{}
+				*d = geom.Vec3{}
 			}
 		}
 	})
@@ -163,7 +164,7 @@ func (s *Sim) solveImplicit(dt float64) error {
 		for i := lo; i < hi; i++ {
 			st.r[i] = st.r[i].Scale(-scale)
 			if st.mass[i] == 0 {
-				st.r[i] = Vec3{}
+				st.r[i] = geom.Vec3{}
 			}
 			st.z[i] = mulElements(st.invDiag[i], st.r[i])
 		}
@@ -234,7 +235,7 @@ func (s *Sim) solveImplicit(dt float64) error {
 }
 
 // mulElements returns (a_x b_x, a_y b_y, a_z b_z).
-func mulElements(a, b Vec3) Vec3 { return Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }
+func mulElements(a, b geom.Vec3) geom.Vec3 { return geom.Vec3{a[0] * b[0], a[1] * b[1], a[2] * b[2]} }
 
 // nodeChunk is how many nodes a worker takes at a time in the solve's vector loops.
 const nodeChunk = 4096

@@ -7,15 +7,17 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/bspline"
+	"snowtools/simcore/linalg"
 )
 
 // firstPiola is P = dPsi/dF for equation (1), written independently of hessian.go:
 // 2 mu (F - R) + lambda (J - 1) J F^-T, with J F^-T from the inverse.
-func firstPiola(f Mat3, mu, lambda float64) Mat3 {
-	r, _ := Polar3(f)
+func firstPiola(f linalg.Mat3, mu, lambda float64) linalg.Mat3 {
+	r, _ := linalg.Polar3(f)
 	j := f.Det()
 	inv := inverse3(f)
-	var p Mat3
+	var p linalg.Mat3
 	for a := 0; a < 3; a++ {
 		for b := 0; b < 3; b++ {
 			p[3*a+b] = 2*mu*(f[3*a+b]-r[3*a+b]) + lambda*(j-1)*j*inv[3*b+a]
@@ -24,9 +26,9 @@ func firstPiola(f Mat3, mu, lambda float64) Mat3 {
 	return p
 }
 
-func inverse3(a Mat3) Mat3 {
+func inverse3(a linalg.Mat3) linalg.Mat3 {
 	d := a.Det()
-	return Mat3{
+	return linalg.Mat3{
 		(a[4]*a[8] - a[5]*a[7]) / d, (a[2]*a[7] - a[1]*a[8]) / d, (a[1]*a[5] - a[2]*a[4]) / d,
 		(a[5]*a[6] - a[3]*a[8]) / d, (a[0]*a[8] - a[2]*a[6]) / d, (a[2]*a[3] - a[0]*a[5]) / d,
 		(a[3]*a[7] - a[4]*a[6]) / d, (a[1]*a[6] - a[0]*a[7]) / d, (a[0]*a[4] - a[1]*a[3]) / d,
@@ -34,11 +36,11 @@ func inverse3(a Mat3) Mat3 {
 }
 
 // randomRotation returns a rotation from a random unit quaternion.
-func randomRotation(rng *rand.Rand) Mat3 {
+func randomRotation(rng *rand.Rand) linalg.Mat3 {
 	q := [4]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 	n := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
 	w, x, y, z := q[0]/n, q[1]/n, q[2]/n, q[3]/n
-	return Mat3{
+	return linalg.Mat3{
 		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
 		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
 		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
@@ -48,11 +50,11 @@ func randomRotation(rng *rand.Rand) Mat3 {
 // testGradients returns deformation gradients U diag(s) V^T of the kinds the solver
 // meets and the harder ones: near identity, compressed and stretched to the plastic
 // limits, and near-inverted (a singular value of 0.05).
-func testGradients(rng *rand.Rand) []Mat3 {
-	var fs []Mat3
-	for _, s := range []Vec3{{1, 1, 1}, {1.001, 0.998, 0.9995}, {0.975, 0.98, 1.0075}, {1.2, 0.7, 0.9}, {0.05, 1, 1.1}, {0.3, 0.06, 2}} {
+func testGradients(rng *rand.Rand) []linalg.Mat3 {
+	var fs []linalg.Mat3
+	for _, s := range []geom.Vec3{{1, 1, 1}, {1.001, 0.998, 0.9995}, {0.975, 0.98, 1.0075}, {1.2, 0.7, 0.9}, {0.05, 1, 1.1}, {0.3, 0.06, 2}} {
 		for k := 0; k < 4; k++ {
-			fs = append(fs, randomRotation(rng).Mul(Diag(s)).Mul(randomRotation(rng)))
+			fs = append(fs, randomRotation(rng).Mul(linalg.Diag(s)).Mul(randomRotation(rng)))
 		}
 	}
 	return fs
@@ -70,7 +72,7 @@ func TestStressDiffMatchesFiniteDifferences(t *testing.T) {
 			var hp hessianParticle
 			hp.set(&f, mu, lambda, 1)
 			for k := 0; k < 5; k++ {
-				var df Mat3
+				var df linalg.Mat3
 				for i := range df {
 					df[i] = rng.NormFloat64()
 				}
@@ -97,8 +99,8 @@ func hessianScene(t *testing.T, seed uint64) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.05
 	cfg.Integrator = SemiImplicit
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}}
-	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, Vec3{})
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 1, 1}}
+	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.3, 0.3, 0.3}, Max: geom.Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, geom.Vec3{})
 	rng := rand.New(rand.NewPCG(seed, 3))
 	fs := testGradients(rng)
 	for i := range s.P.X {
@@ -124,17 +126,17 @@ func (s *Sim) nodeIndex(n [3]int) (int, bool) {
 }
 
 // elasticForces is equation (5) with the grid nodes moved to x_i + du_i, computed
-// directly (B-spline weights from BSpline, P from firstPiola): f_i = -sum_p V_p^0
+// directly (B-spline weights from bspline.N, P from firstPiola): f_i = -sum_p V_p^0
 // P(F^_Ep) (F_Ep^n)^T grad w_ip with F^_Ep = (I + sum_j du_j grad w_jp^T) F_Ep^n.
-func elasticForces(s *Sim, du []Vec3) []Vec3 {
+func elasticForces(s *Sim, du []geom.Vec3) []geom.Vec3 {
 	p := s.P
-	f := make([]Vec3, len(du))
+	f := make([]geom.Vec3, len(du))
 	h := s.H
 	for i := range p.X {
 		base := stencilBase(p.X[i], s.invH)
 		type nodeGrad struct {
 			idx  int
-			grad Vec3
+			grad geom.Vec3
 		}
 		var nodes []nodeGrad
 		for a := 0; a < 4; a++ {
@@ -145,10 +147,10 @@ func elasticForces(s *Sim, du []Vec3) []Vec3 {
 					for k := range d {
 						d[k] = p.X[i][k]/h - float64(n[k])
 					}
-					g := Vec3{
-						BSplineSlope(d[0]) * BSpline(d[1]) * BSpline(d[2]) / h,
-						BSpline(d[0]) * BSplineSlope(d[1]) * BSpline(d[2]) / h,
-						BSpline(d[0]) * BSpline(d[1]) * BSplineSlope(d[2]) / h,
+					g := geom.Vec3{
+						bspline.Slope(d[0]) * bspline.N(d[1]) * bspline.N(d[2]) / h,
+						bspline.N(d[0]) * bspline.Slope(d[1]) * bspline.N(d[2]) / h,
+						bspline.N(d[0]) * bspline.N(d[1]) * bspline.Slope(d[2]) / h,
 					}
 					idx, ok := s.nodeIndex(n)
 					if !ok {
@@ -159,9 +161,9 @@ func elasticForces(s *Sim, du []Vec3) []Vec3 {
 			}
 		}
 		fe := p.FE[i].Mat3()
-		grad := Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
+		grad := linalg.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
 		for _, n := range nodes {
-			grad = grad.Add(Outer(du[n.idx], n.grad))
+			grad = grad.Add(linalg.Outer(du[n.idx], n.grad))
 		}
 		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 		stress := firstPiola(grad.Mul(fe), mu, lambda).Mul(fe.T()).Scale(float64(p.Vol0[i]))
@@ -179,15 +181,15 @@ func TestHessianMatchesGridForces(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		s := hessianScene(t, seed)
 		rng := rand.New(rand.NewPCG(seed, 9))
-		du := make([]Vec3, len(s.implicit.x))
+		du := make([]geom.Vec3, len(s.implicit.x))
 		for i := range du {
-			du[i] = Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(s.H)
+			du[i] = geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(s.H)
 		}
-		hu := make([]Vec3, len(du))
+		hu := make([]geom.Vec3, len(du))
 		s.applyHessian(du, hu)
 		const eps = 1e-5
-		scaled := func(e float64) []Vec3 {
-			v := make([]Vec3, len(du))
+		scaled := func(e float64) []geom.Vec3 {
+			v := make([]geom.Vec3, len(du))
 			for i := range du {
 				v[i] = du[i].Scale(e)
 			}
@@ -214,10 +216,10 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 	s := hessianScene(t, 4)
 	st := &s.implicit
 	rng := rand.New(rand.NewPCG(4, 4))
-	random := func() []Vec3 {
-		v := make([]Vec3, len(st.x))
+	random := func() []geom.Vec3 {
+		v := make([]geom.Vec3, len(st.x))
 		for i := range v {
-			v[i] = Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			v[i] = geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		}
 		return v
 	}
@@ -228,19 +230,19 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 		}
 	}
 	dt := 1e-3
-	apply := func(u []Vec3) []Vec3 { // u + dt^2 M^-1 H u
-		out := make([]Vec3, len(u))
+	apply := func(u []geom.Vec3) []geom.Vec3 { // u + dt^2 M^-1 H u
+		out := make([]geom.Vec3, len(u))
 		s.applyHessian(u, out)
 		for i := range out {
 			if mass[i] > 0 {
 				out[i] = u[i].Add(out[i].Scale(dt * dt / mass[i]))
 			} else {
-				out[i] = Vec3{}
+				out[i] = geom.Vec3{}
 			}
 		}
 		return out
 	}
-	dotM := func(u, v []Vec3) float64 {
+	dotM := func(u, v []geom.Vec3) float64 {
 		sum := 0.0
 		for i := range u {
 			sum += mass[i] * u[i].Dot(v[i])
@@ -258,7 +260,7 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 	for bi := range s.grid.blocks {
 		for k := range s.grid.blocks[bi] {
 			s.grid.blocks[bi][k].mv = b[bi*blockNodes+k]
-			s.grid.blocks[bi][k].f = Vec3{}
+			s.grid.blocks[bi][k].f = geom.Vec3{}
 		}
 	}
 	s.Beta, s.SolverTolerance, s.SolverMaxIterations = 1, 1e-8, 500
@@ -266,7 +268,7 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 		t.Fatal(err)
 	}
 	iterations, residual := s.LastSolve()
-	x := append([]Vec3(nil), st.x...)
+	x := append([]geom.Vec3(nil), st.x...)
 	ax := apply(x)
 	var rr, bb float64
 	for i := range ax {
@@ -286,15 +288,15 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 // (E0 = 1.4e6 Pa, section 5) thrown at the ground.
 func icySnowball(t testing.TB, h, radius float64, cfg Config) *Sim {
 	cfg.H = h
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{6 * radius, 4 * radius, 6 * radius}}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{6 * radius, 4 * radius, 6 * radius}}
 	m := DefaultMaterial
 	m.YoungsModulus = 1.4e6
 	m.Hardening = 15
 	p := &Particles{}
-	c := Vec3{3 * radius, 1.5 * radius, 3 * radius}
-	rr := Vec3{radius, radius, radius}
+	c := geom.Vec3{3 * radius, 1.5 * radius, 3 * radius}
+	rr := geom.Vec3{radius, radius, radius}
 	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: radius}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: m, PerCell: 8, Seed: 1, Velocity: Vec3{0.5, -3, 0}}, h); err != nil {
+		Material: m, PerCell: 8, Seed: 1, Velocity: geom.Vec3{0.5, -3, 0}}, h); err != nil {
 		t.Fatal(err)
 	}
 	s, err := NewSim(cfg, p)
@@ -487,9 +489,9 @@ func BenchmarkImplicitStep(b *testing.B) {
 func TestHessianDiagonal(t *testing.T) {
 	s := hessianScene(t, 5)
 	n := len(s.implicit.x)
-	diag := make([]Vec3, n)
+	diag := make([]geom.Vec3, n)
 	s.hessianDiagonal(diag)
-	e, he := make([]Vec3, n), make([]Vec3, n)
+	e, he := make([]geom.Vec3, n), make([]geom.Vec3, n)
 	checked := 0
 	for i := 0; i < n && checked < 60; i += 7 {
 		if s.grid.blocks[i/blockNodes][i%blockNodes].mass == 0 {

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/collider"
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: interpolate the
@@ -55,8 +57,8 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	// first node, within sqrt(3) 2h of their centre; one more cell of reach covers a step's
 	// motion, and a faster particle is tested against every collider.
 	h := s.H
-	centre := Vec3{float64(origin[0]+3) * h, float64(origin[1]+3) * h, float64(origin[2]+3) * h}
-	near := nearby(ws.near, s.colliders, centre, math.Sqrt(3)*2*h+h, t1)
+	centre := geom.Vec3{float64(origin[0]+3) * h, float64(origin[1]+3) * h, float64(origin[2]+3) * h}
+	near := collider.Nearby(ws.near, s.colliders, centre, math.Sqrt(3)*2*h+h, t1)
 	ws.near = near
 
 	var ker kernel
@@ -75,13 +77,13 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		// Stages 8-10 component by component: chains of Vec3 methods pass arrays by value,
 		// and each copy of an array just written waits for its stores, which costs more
 		// than the arithmetic.
-		var v, xEnd Vec3
+		var v, xEnd geom.Vec3
 		for a := range v {
 			v[a] = (1-alpha)*vPIC[a] + alpha*(p.V[i][a]+dv[a]) // 8
 			xEnd[a] = x[a] + v[a]*dt
 		}
-		if cs := inReach(near, s.colliders, v, dt, h); len(cs) > 0 {
-			v = collide(cs, x, v, dt, t1) // 9
+		if cs := collider.InReach(near, s.colliders, v, dt, h); len(cs) > 0 {
+			v = collider.Collide(cs, x, v, dt, t1) // 9
 			for a := range xEnd {
 				xEnd[a] = x[a] + v[a]*dt
 			}
@@ -107,7 +109,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 // keepInDomain clamps a position into the domain. The walls are colliders and stop snow
 // first; this guard only catches what round-off or a fast collider pushes past them, so
 // that no particle is ever lost.
-func (s *Sim) keepInDomain(x *Vec3) {
+func (s *Sim) keepInDomain(x *geom.Vec3) {
 	lo, hi := s.Domain.Min, s.Domain.Max
 	for a := 0; a < 3; a++ {
 		if x[a] < lo[a] {

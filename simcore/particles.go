@@ -1,5 +1,10 @@
 package simcore
 
+import (
+	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
+)
+
 // Particles is the material points' state, as structure-of-arrays: every slice has one
 // entry per particle. Positions and velocities are float64; the deformation state is
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
@@ -7,8 +12,8 @@ package simcore
 // when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
 type Particles struct {
 	ID   []int32            // persistent identity; the solver reorders particles for locality
-	X    []Vec3             // position x_p (m)
-	V    []Vec3             // velocity v_p (m/s)
+	X    []geom.Vec3        // position x_p (m)
+	V    []geom.Vec3        // velocity v_p (m/s)
 	Mass []float32          // m_p (kg)
 	Vol0 []float32          // V_p^0 (m^3), set by stage 2 of the first step; 0 until then
 	FE   []Mat3f            // elastic deformation gradient F_E
@@ -28,8 +33,8 @@ type Particles struct {
 type Mat3f [9]float32
 
 // Mat3 widens m to float64.
-func (m *Mat3f) Mat3() Mat3 {
-	var a Mat3
+func (m *Mat3f) Mat3() linalg.Mat3 {
+	var a linalg.Mat3
 	for i, x := range m {
 		a[i] = float64(x)
 	}
@@ -37,7 +42,7 @@ func (m *Mat3f) Mat3() Mat3 {
 }
 
 // Mat3fOf narrows a to float32.
-func Mat3fOf(a Mat3) Mat3f {
+func Mat3fOf(a linalg.Mat3) Mat3f {
 	var m Mat3f
 	for i, x := range a {
 		m[i] = float32(x)
@@ -46,7 +51,7 @@ func Mat3fOf(a Mat3) Mat3f {
 }
 
 // set narrows a into m.
-func (m *Mat3f) set(a *Mat3) {
+func (m *Mat3f) set(a *linalg.Mat3) {
 	for i, x := range a {
 		m[i] = float32(x)
 	}
@@ -59,14 +64,14 @@ type Sym3f [6]float32
 func (p *Particles) Len() int { return len(p.X) }
 
 // Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index.
-func (p *Particles) Add(x, v Vec3, mass float64, m ParticleMaterial) int {
+func (p *Particles) Add(x, v geom.Vec3, mass float64, m ParticleMaterial) int {
 	i := len(p.X)
 	p.ID = append(p.ID, int32(i))
 	p.X = append(p.X, x)
 	p.V = append(p.V, v)
 	p.Mass = append(p.Mass, float32(mass))
 	p.Vol0 = append(p.Vol0, 0)
-	p.FE = append(p.FE, Mat3fOf(Identity3))
+	p.FE = append(p.FE, Mat3fOf(linalg.Identity3))
 	p.JP = append(p.JP, 1)
 	p.Mat = append(p.Mat, m)
 	if p.Sinter != nil {
@@ -108,8 +113,8 @@ func (p *Particles) TotalMass() float64 {
 }
 
 // Momentum returns the total linear momentum sum m_p v_p.
-func (p *Particles) Momentum() Vec3 {
-	var s Vec3
+func (p *Particles) Momentum() geom.Vec3 {
+	var s geom.Vec3
 	for i, v := range p.V {
 		s = s.Add(v.Scale(float64(p.Mass[i])))
 	}

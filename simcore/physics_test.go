@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
+	"snowtools/simcore/linalg"
 )
 
 // newBlock returns a simulation of one box of snow.
-func newBlock(t *testing.T, cfg Config, box geom.Box, m Material, v Vec3) *Sim {
+func newBlock(t *testing.T, cfg Config, box geom.Box, m Material, v geom.Vec3) *Sim {
 	t.Helper()
 	p := &Particles{}
 	if _, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: m, PerCell: 8, Seed: 7, Velocity: v}, cfg.H); err != nil {
@@ -23,8 +25,8 @@ func newBlock(t *testing.T, cfg Config, box geom.Box, m Material, v Vec3) *Sim {
 	return s
 }
 
-func centroid(p *Particles) Vec3 {
-	var c Vec3
+func centroid(p *Particles) geom.Vec3 {
+	var c geom.Vec3
 	for i, x := range p.X {
 		c = c.Add(x.Scale(float64(p.Mass[i])))
 	}
@@ -38,15 +40,15 @@ func TestTransfersConserveMomentum(t *testing.T) {
 	for _, alpha := range []float64{0, 0.95, 1} {
 		cfg := DefaultConfig()
 		cfg.H = 0.05
-		cfg.Domain = geom.Box{Min: Vec3{-5, -5, -5}, Max: Vec3{5, 5, 5}}
-		cfg.Gravity = Vec3{}
+		cfg.Domain = geom.Box{Min: geom.Vec3{-5, -5, -5}, Max: geom.Vec3{5, 5, 5}}
+		cfg.Gravity = geom.Vec3{}
 		cfg.FlipAlpha = alpha
 		p := &Particles{}
 		rng := rand.New(rand.NewPCG(11, 12))
 		pm := DefaultMaterial.PerParticle()
 		for i := 0; i < 3000; i++ {
-			x := Vec3{rng.Float64()*0.5 - 0.25, rng.Float64()*0.5 - 0.25, rng.Float64()*0.5 - 0.25}
-			v := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			x := geom.Vec3{rng.Float64()*0.5 - 0.25, rng.Float64()*0.5 - 0.25, rng.Float64()*0.5 - 0.25}
+			v := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 			p.Add(x, v, 0.01+0.01*rng.Float64(), pm)
 		}
 		s, err := NewSim(cfg, p)
@@ -62,7 +64,7 @@ func TestTransfersConserveMomentum(t *testing.T) {
 				t.Fatalf("alpha %g step %d: momentum changed by %g (of %v)", alpha, step, d, p0)
 			}
 		}
-		if !(p.JP[0] != 1 || p.FE[0] != Mat3fOf(Identity3)) {
+		if !(p.JP[0] != 1 || p.FE[0] != Mat3fOf(linalg.Identity3)) {
 			t.Logf("alpha %g: note: first particle undeformed", alpha)
 		}
 	}
@@ -74,16 +76,16 @@ func TestTransfersConserveMomentum(t *testing.T) {
 func TestFreeFall(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.H = 0.05
-	cfg.Domain = geom.Box{Min: Vec3{-1, -3, -1}, Max: Vec3{1, 1, 1}}
-	v0 := Vec3{0.3, 1, -0.2}
-	s := newBlock(t, cfg, geom.Box{Min: Vec3{-0.1, 0.4, -0.1}, Max: Vec3{0.1, 0.6, 0.1}}, DefaultMaterial, v0)
+	cfg.Domain = geom.Box{Min: geom.Vec3{-1, -3, -1}, Max: geom.Vec3{1, 1, 1}}
+	v0 := geom.Vec3{0.3, 1, -0.2}
+	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{-0.1, 0.4, -0.1}, Max: geom.Vec3{0.1, 0.6, 0.1}}, DefaultMaterial, v0)
 	p := s.P
-	x0 := append([]Vec3(nil), p.X...)
+	x0 := append([]geom.Vec3(nil), p.X...)
 	id0 := append([]int32(nil), p.ID...)
 	const dt = 1e-3
 	const steps = 300
 	vRef := v0
-	xRef := append([]Vec3(nil), x0...)
+	xRef := append([]geom.Vec3(nil), x0...)
 	for n := 0; n < steps; n++ {
 		if err := s.Step(dt); err != nil {
 			t.Fatal(err)
@@ -107,7 +109,7 @@ func TestFreeFall(t *testing.T) {
 			t.Fatalf("particle %d velocity %v, symplectic Euler %v", id, p.V[i], vRef)
 		}
 		fe := p.FE[i].Mat3()
-		if fe.Sub(Identity3).FrobeniusNorm() > 1e-6 || p.JP[i] != 1 {
+		if fe.Sub(linalg.Identity3).FrobeniusNorm() > 1e-6 || p.JP[i] != 1 {
 			t.Fatalf("particle %d deformed in free fall: F_E = %v, J_P = %g", id, fe, p.JP[i])
 		}
 	}
@@ -127,10 +129,10 @@ func TestRestingBlockStaysPut(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.H = 0.04
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 0.6, 1}}
-	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.34, 0, 0.34}, Max: Vec3{0.66, 0.16, 0.66}}, DefaultMaterial, Vec3{})
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 0.6, 1}}
+	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.34, 0, 0.34}, Max: geom.Vec3{0.66, 0.16, 0.66}}, DefaultMaterial, geom.Vec3{})
 	p := s.P
-	start := make([]Vec3, p.Len())
+	start := make([]geom.Vec3, p.Len())
 	for i, x := range p.X {
 		start[p.ID[i]] = x
 	}
@@ -148,7 +150,7 @@ func TestRestingBlockStaysPut(t *testing.T) {
 }
 
 // meanVelocity returns the mass-weighted mean velocity.
-func meanVelocity(p *Particles) Vec3 { return p.Momentum().Scale(1 / p.TotalMass()) }
+func meanVelocity(p *Particles) geom.Vec3 { return p.Momentum().Scale(1 / p.TotalMass()) }
 
 // A block on a 30 degree slope slides with acceleration g (sin 30 - mu cos 30) for
 // mu = 0.2 and sticks for mu = 1 (> tan 30). The slope is the floor with gravity tilted
@@ -161,10 +163,10 @@ func TestSlope(t *testing.T) {
 	for _, mu := range []float64{0.2, 1} {
 		cfg := DefaultConfig()
 		cfg.H = 0.04
-		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1.6, 0.5, 0.6}}
-		cfg.Gravity = Vec3{g * math.Sin(angle), -g * math.Cos(angle), 0}
-		cfg.Walls = Surface{Mode: Separate, Friction: mu}
-		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.2, 0, 0.18}, Max: Vec3{0.44, 0.12, 0.42}}, DefaultMaterial, Vec3{})
+		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1.6, 0.5, 0.6}}
+		cfg.Gravity = geom.Vec3{g * math.Sin(angle), -g * math.Cos(angle), 0}
+		cfg.Walls = collider.Surface{Mode: collider.Separate, Friction: mu}
+		s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.2, 0, 0.18}, Max: geom.Vec3{0.44, 0.12, 0.42}}, DefaultMaterial, geom.Vec3{})
 		// Let the block settle onto the slope, then measure the mean velocity along it.
 		var times, speeds []float64
 		for _, at := range []float64{0.1, 0.2, 0.3, 0.4} {
@@ -203,28 +205,28 @@ func TestStickyWallHoldsSnow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a quarter second of simulation; skipped with -short")
 	}
-	drop := map[ContactMode]float64{}
-	for _, mode := range []ContactMode{Sticky, Slip} {
+	drop := map[collider.ContactMode]float64{}
+	for _, mode := range []collider.ContactMode{collider.Sticky, collider.Slip} {
 		cfg := DefaultConfig()
 		cfg.H = 0.04
-		cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.8, 0.6}}
-		cfg.Colliders = []Collider{&MovingShape{
-			Shape:   geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.2, 2, 2}},
-			Contact: Surface{Mode: mode},
+		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.8, 0.6}}
+		cfg.Colliders = []collider.Collider{&collider.MovingShape{
+			Shape:   geom.Box{Min: geom.Vec3{-1, -1, -1}, Max: geom.Vec3{0.2, 2, 2}},
+			Contact: collider.Surface{Mode: mode},
 		}}
-		s := newBlock(t, cfg, geom.Box{Min: Vec3{0.2, 0.44, 0.18}, Max: Vec3{0.32, 0.6, 0.42}}, DefaultMaterial, Vec3{})
+		s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.2, 0.44, 0.18}, Max: geom.Vec3{0.32, 0.6, 0.42}}, DefaultMaterial, geom.Vec3{})
 		y0 := centroid(s.P)[1]
 		if _, err := s.Advance(0.25); err != nil {
 			t.Fatal(err)
 		}
 		drop[mode] = y0 - centroid(s.P)[1]
 	}
-	t.Logf("centroid drop in 0.25 s: sticky %.4f m, slip %.4f m (free fall %.4f m)", drop[Sticky], drop[Slip], 9.81*0.25*0.25/2)
-	if drop[Slip] < 0.25 {
-		t.Errorf("beside a slip wall the snow fell only %.3f m", drop[Slip])
+	t.Logf("centroid drop in 0.25 s: sticky %.4f m, slip %.4f m (free fall %.4f m)", drop[collider.Sticky], drop[collider.Slip], 9.81*0.25*0.25/2)
+	if drop[collider.Slip] < 0.25 {
+		t.Errorf("beside a slip wall the snow fell only %.3f m", drop[collider.Slip])
 	}
-	if drop[Sticky] > 0.1*drop[Slip] {
-		t.Errorf("the sticky wall let the snow drop %.3f m (slip: %.3f m)", drop[Sticky], drop[Slip])
+	if drop[collider.Sticky] > 0.1*drop[collider.Slip] {
+		t.Errorf("the sticky wall let the snow drop %.3f m (slip: %.3f m)", drop[collider.Sticky], drop[collider.Slip])
 	}
 }
 
@@ -241,12 +243,14 @@ func (p plate) face(t float64) (y, v float64) {
 	return p.y0 - p.speed*p.tPress + 2*p.speed*(t-p.tPress), 2 * p.speed
 }
 
-func (p plate) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+func (p plate) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	y, v := p.face(t)
-	return y - x[1], Vec3{0, -1, 0}, Vec3{0, v, 0}
+	return y - x[1], geom.Vec3{0, -1, 0}, geom.Vec3{0, v, 0}
 }
 
-func (p plate) Surface() Surface { return Surface{Mode: Separate, Friction: 0.3} }
+func (p plate) Surface() collider.Surface {
+	return collider.Surface{Mode: collider.Separate, Friction: 0.3}
+}
 
 // pressBlock presses a block of snow with a plate by a quarter of its height, releases
 // it, and returns the particles and the block's height (95th percentile of y) before and
@@ -254,10 +258,10 @@ func (p plate) Surface() Surface { return Surface{Mode: Separate, Friction: 0.3}
 func pressBlock(t *testing.T, m Material) (p *Particles, before, after float64) {
 	cfg := DefaultConfig()
 	cfg.H = 0.04
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.8, 0.6, 0.8}}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.6, 0.8}}
 	const height = 0.16
-	cfg.Colliders = []Collider{plate{y0: height, speed: 0.5, tPress: 0.08}} // 4 cm down
-	s := newBlock(t, cfg, geom.Box{Min: Vec3{0.28, 0, 0.28}, Max: Vec3{0.52, height, 0.52}}, m, Vec3{})
+	cfg.Colliders = []collider.Collider{plate{y0: height, speed: 0.5, tPress: 0.08}} // 4 cm down
+	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.28, 0, 0.28}, Max: geom.Vec3{0.52, height, 0.52}}, m, geom.Vec3{})
 	top := func() float64 {
 		ys := make([]float64, s.P.Len())
 		for i, x := range s.P.X {

@@ -3,6 +3,7 @@ package simcore
 import (
 	"fmt"
 	"math"
+	"snowtools/levelset/geom"
 )
 
 // Press is an external force field that squeezes snow, as hands press a snowball or a
@@ -22,8 +23,8 @@ import (
 // The force is the |b| of the sintering laws (equations 2 and 9 of Ye and Sugimoto),
 // per unit volume so that the laws do not depend on how finely the snow is sampled.
 type Press struct {
-	Center     Vec3
-	Axis       Vec3 // zero: towards Center; else towards the plane normal to Axis
+	Center     geom.Vec3
+	Axis       geom.Vec3 // zero: towards Center; else towards the plane normal to Axis
 	Radius     float64
 	Pressure   float64 // Pa
 	Start, End float64 // s
@@ -51,15 +52,15 @@ func (p *Press) active(t float64) bool {
 
 // forceDensity returns the press's force per unit volume at x (N/m^3), for grid
 // spacing h: zero outside Radius.
-func (p *Press) forceDensity(x Vec3, h float64) Vec3 {
+func (p *Press) forceDensity(x geom.Vec3, h float64) geom.Vec3 {
 	d := x.Sub(p.Center)
-	if p.Axis != (Vec3{}) {
+	if p.Axis != (geom.Vec3{}) {
 		n := p.Axis.Unit()
 		d = n.Scale(d.Dot(n))
 	}
 	r := d.Norm()
 	if r == 0 || r > p.Radius {
-		return Vec3{}
+		return geom.Vec3{}
 	}
 	fade := math.Min(1, r/h)
 	return d.Scale(-p.Pressure / p.Radius * fade / r)
@@ -78,8 +79,8 @@ func pressing(dst, presses []Press, t float64) []Press {
 
 // pressDensity returns the total force density at x of the presses that act in this
 // step (Sim.pressed): the external force of the step per unit initial volume.
-func (s *Sim) pressDensity(x Vec3) Vec3 {
-	var f Vec3
+func (s *Sim) pressDensity(x geom.Vec3) geom.Vec3 {
+	var f geom.Vec3
 	for k := range s.pressed {
 		f = f.Add(s.pressed[k].forceDensity(x, s.H))
 	}

@@ -6,21 +6,23 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
+	"snowtools/simcore/particles"
 )
 
 func TestPressForceDensity(t *testing.T) {
 	const h = 0.01
-	ball := Press{Center: Vec3{1, 2, 3}, Radius: 0.1, Pressure: 500}
+	ball := Press{Center: geom.Vec3{1, 2, 3}, Radius: 0.1, Pressure: 500}
 	for _, c := range []struct {
-		x    Vec3
-		want Vec3
+		x    geom.Vec3
+		want geom.Vec3
 	}{
-		{Vec3{1.05, 2, 3}, Vec3{-5000, 0, 0}},        // P / R towards the centre
-		{Vec3{1, 1.95, 3}, Vec3{0, 5000, 0}},         // from any side
-		{Vec3{1, 2, 3.005}, Vec3{0, 0, -2500}},       // fading within a cell of the centre
-		{Vec3{1, 2, 3}, Vec3{}},                      // none at the centre
-		{Vec3{1.2, 2, 3}, Vec3{}},                    // none outside the radius
-		{Vec3{1.03, 2.04, 3}, Vec3{-3000, -4000, 0}}, // any direction
+		{geom.Vec3{1.05, 2, 3}, geom.Vec3{-5000, 0, 0}},        // P / R towards the centre
+		{geom.Vec3{1, 1.95, 3}, geom.Vec3{0, 5000, 0}},         // from any side
+		{geom.Vec3{1, 2, 3.005}, geom.Vec3{0, 0, -2500}},       // fading within a cell of the centre
+		{geom.Vec3{1, 2, 3}, geom.Vec3{}},                      // none at the centre
+		{geom.Vec3{1.2, 2, 3}, geom.Vec3{}},                    // none outside the radius
+		{geom.Vec3{1.03, 2.04, 3}, geom.Vec3{-3000, -4000, 0}}, // any direction
 	} {
 		got := ball.forceDensity(c.x, h)
 		if got.Sub(c.want).Norm() > 1e-9 {
@@ -28,14 +30,14 @@ func TestPressForceDensity(t *testing.T) {
 		}
 	}
 	// With an axis it presses towards a plane, whatever the distance along it.
-	plates := Press{Center: Vec3{0, 1, 0}, Axis: Vec3{0, 2, 0}, Radius: 0.1, Pressure: 500}
+	plates := Press{Center: geom.Vec3{0, 1, 0}, Axis: geom.Vec3{0, 2, 0}, Radius: 0.1, Pressure: 500}
 	for _, c := range []struct {
-		x    Vec3
-		want Vec3
+		x    geom.Vec3
+		want geom.Vec3
 	}{
-		{Vec3{7, 1.05, -3}, Vec3{0, -5000, 0}},
-		{Vec3{-2, 0.92, 4}, Vec3{0, 5000, 0}},
-		{Vec3{0, 1.2, 0}, Vec3{}},
+		{geom.Vec3{7, 1.05, -3}, geom.Vec3{0, -5000, 0}},
+		{geom.Vec3{-2, 0.92, 4}, geom.Vec3{0, 5000, 0}},
+		{geom.Vec3{0, 1.2, 0}, geom.Vec3{}},
 	} {
 		if got := plates.forceDensity(c.x, h); got.Sub(c.want).Norm() > 1e-9 {
 			t.Errorf("plate press at %v: %v, want %v", c.x, got, c.want)
@@ -56,7 +58,7 @@ func TestPressValidate(t *testing.T) {
 		{Press{Radius: 1, Pressure: -1}, "pressure"},
 		{Press{Radius: 1, Pressure: math.Inf(1)}, "pressure"},
 		{Press{Radius: 1, Start: 2, End: 1}, "window"},
-		{Press{Radius: 1, Axis: Vec3{math.NaN(), 0, 0}}, "axis"},
+		{Press{Radius: 1, Axis: geom.Vec3{math.NaN(), 0, 0}}, "axis"},
 	} {
 		if err := c.p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want an error naming %s", c.p, err, c.want)
@@ -78,23 +80,23 @@ func pressExperiment(t *testing.T, pressure float64, law *SinteringLaw, end floa
 	const (
 		h, r, pressing = 0.0125, 0.05, 0.1
 	)
-	centre := Vec3{0.22, 0.35, 0.12}
+	centre := geom.Vec3{0.22, 0.35, 0.12}
 	cfg := DefaultConfig()
 	cfg.H = h
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.5, 0.5, 0.24}}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.5, 0.5, 0.24}}
 	cfg.GravityStart = pressing
 	cfg.SinterStart, cfg.SinterEnd = 0, pressing
 	cfg.Presses = []Press{{Center: centre, Radius: 1.2 * r, Pressure: pressure, End: pressing}}
-	ground := Surface{Mode: Separate, Friction: 0.3}
-	cfg.Colliders = []Collider{
-		&MovingShape{Shape: geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{0.22, 0.2, 1}}, Contact: ground},
-		&MovingShape{Shape: geom.Box{Min: Vec3{-1, -1, -1}, Max: Vec3{1, 0.05, 1}}, Contact: ground},
+	ground := collider.Surface{Mode: collider.Separate, Friction: 0.3}
+	cfg.Colliders = []collider.Collider{
+		&collider.MovingShape{Shape: geom.Box{Min: geom.Vec3{-1, -1, -1}, Max: geom.Vec3{0.22, 0.2, 1}}, Contact: ground},
+		&collider.MovingShape{Shape: geom.Box{Min: geom.Vec3{-1, -1, -1}, Max: geom.Vec3{1, 0.05, 1}}, Contact: ground},
 	}
 	m := DefaultMaterial
 	m.YoungsModulus = 1.4e4 // fresh snow, a tenth of Table 2's: it holds together only sintered
 	m.Sintering = law
 	p := &Particles{}
-	box := geom.Box{Min: centre.Sub(Vec3{r, r, r}), Max: centre.Add(Vec3{r, r, r})}
+	box := geom.Box{Min: centre.Sub(geom.Vec3{r, r, r}), Max: centre.Add(geom.Vec3{r, r, r})}
 	src := Source{Shape: geom.Sphere{Center: centre, Radius: r}, Bounds: box, Material: m,
 		PerCell: 8, Seed: 7, Pattern: PatternJittered}
 	if _, err := Fill(p, src, h); err != nil {
@@ -110,13 +112,13 @@ func pressExperiment(t *testing.T, pressure float64, law *SinteringLaw, end floa
 
 // clusterStats returns the clusters of the simulation's particles with link distance
 // link.
-func clusterStats(t *testing.T, s *Sim, link float64) ClusterStats {
+func clusterStats(t *testing.T, s *Sim, link float64) particles.ClusterStats {
 	t.Helper()
 	pos := make([]float32, 0, 3*s.P.Len())
 	for _, x := range s.P.X {
 		pos = append(pos, float32(x[0]), float32(x[1]), float32(x[2]))
 	}
-	st, err := Clusters(pos, s.P.Mass, link, 10)
+	st, err := particles.Clusters(pos, s.P.Mass, link, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +130,7 @@ func clusterStats(t *testing.T, s *Sim, link float64) ClusterStats {
 func TestPressHoldsThenReleases(t *testing.T) {
 	s := pressExperiment(t, 600, nil, 0.1)
 	c := centroid(s.P)
-	if d := c.Sub(Vec3{0.22, 0.35, 0.12}).Norm(); d > 1e-3 {
+	if d := c.Sub(geom.Vec3{0.22, 0.35, 0.12}).Norm(); d > 1e-3 {
 		t.Errorf("pressed ball moved %.2g m: the press's forces do not balance", d)
 	}
 	j := 0.0

@@ -15,11 +15,11 @@ type Source struct {
 	Shape    geom.Shape
 	Bounds   geom.Box // a box that contains the shape; seeding looks only here
 	Material Material
-	PerCell  int    // particles per grid cell; section 10 found 4-10 plausible
-	Seed     uint64 // random seed: the same seed gives the same particles
-	Velocity Vec3   // initial velocity (m/s)
-	Spin     Vec3   // initial angular velocity (rad/s) about Center
-	Center   Vec3
+	PerCell  int       // particles per grid cell; section 10 found 4-10 plausible
+	Seed     uint64    // random seed: the same seed gives the same particles
+	Velocity geom.Vec3 // initial velocity (m/s)
+	Spin     geom.Vec3 // initial angular velocity (rad/s) about Center
+	Center   geom.Vec3
 
 	Pattern   Pattern   // how points are placed in a cell; "" is PatternRandom
 	Variation Variation // spatially varying parameters (section 10); the zero value varies nothing
@@ -193,14 +193,14 @@ func (f *filler) index(i, j, k int) int { return (i*f.n[1]+j)*f.n[2] + k }
 // seedPoint is a candidate point: eval says that phi must still be computed;
 // otherwise phi is known (or -Inf for a point deep inside, whose phi is not needed).
 type seedPoint struct {
-	x    Vec3
+	x    geom.Vec3
 	phi  float64
 	eval bool
 }
 
 // centre returns the centre of cell (i, j, k) (relative indices).
-func (f *filler) centre(i, j, k int) Vec3 {
-	return Vec3{(float64(f.lo[0]+i) + 0.5) * f.h, (float64(f.lo[1]+j) + 0.5) * f.h, (float64(f.lo[2]+k) + 0.5) * f.h}
+func (f *filler) centre(i, j, k int) geom.Vec3 {
+	return geom.Vec3{(float64(f.lo[0]+i) + 0.5) * f.h, (float64(f.lo[1]+j) + 0.5) * f.h, (float64(f.lo[2]+k) + 0.5) * f.h}
 }
 
 // candidate returns the seedPoint for x in cell c (a linear index) with centre
@@ -211,7 +211,7 @@ func (f *filler) centre(i, j, k int) Vec3 {
 //	phi_c + L |x - centre| < -T  (deep inside: phi is not needed),
 //
 // which spares about half the Distance calls of the cells that the surface crosses.
-func (f *filler) candidate(x Vec3, c int, centre Vec3) (seedPoint, bool) {
+func (f *filler) candidate(x geom.Vec3, c int, centre geom.Vec3) (seedPoint, bool) {
 	class := f.class[c]
 	if class == cellOut || !f.src.Bounds.Contains(x) {
 		return seedPoint{}, false
@@ -273,7 +273,7 @@ func (f *filler) random() {
 				centre := f.centre(i, j, k)
 				ci, cj, ck := float64(f.lo[0]+i), float64(f.lo[1]+j), float64(f.lo[2]+k)
 				for range f.src.PerCell {
-					x := Vec3{(ci + rng.Float64()) * h, (cj + rng.Float64()) * h, (ck + rng.Float64()) * h}
+					x := geom.Vec3{(ci + rng.Float64()) * h, (cj + rng.Float64()) * h, (ck + rng.Float64()) * h}
 					if sp, ok := f.candidate(x, c, centre); ok {
 						pts = append(pts, sp)
 					}

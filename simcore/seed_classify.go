@@ -3,6 +3,7 @@ package simcore
 import (
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
 )
 
@@ -46,7 +47,7 @@ func (f *filler) classify() {
 // classifyRange classifies the cells lo <= (i, j, k) < hi (relative indices). The
 // blocks of different calls do not overlap, so they write disjoint cells.
 func (f *filler) classifyRange(lo, hi [3]int) {
-	var c Vec3
+	var c geom.Vec3
 	r2 := 0.0
 	for a := range 3 {
 		c[a] = (float64(f.lo[a]+lo[a]) + 0.5*float64(hi[a]-lo[a])) * f.h

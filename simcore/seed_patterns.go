@@ -3,26 +3,10 @@ package simcore
 import (
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/hashrand"
 )
-
-// mix64 is the finalizer of SplitMix64 (Steele, Lea and Flood 2014): a bijection of
-// uint64 whose output bits each depend on every input bit.
-func mix64(z uint64) uint64 {
-	z ^= z >> 30
-	z *= 0xbf58476d1ce4e5b9
-	z ^= z >> 27
-	z *= 0x94d049bb133111eb
-	return z ^ z>>31
-}
-
-// hashCell hashes a seed, a stream tag and integer lattice coordinates to 64 bits.
-func hashCell(seed, tag uint64, i, j, k int) uint64 {
-	z := mix64(seed ^ tag)
-	z = mix64(z ^ uint64(int64(i)))
-	z = mix64(z ^ uint64(int64(j))*0x9e3779b97f4a7c15)
-	return mix64(z ^ uint64(int64(k))*0xc2b2ae3d27d4eb4f)
-}
 
 // Stream tags, so that the patterns and the noise draw unrelated numbers.
 const (
@@ -32,12 +16,12 @@ const (
 )
 
 // cellRNG is a SplitMix64 generator: the state advances by the golden-ratio
-// increment and each output is mix64 of the state. Seeded per cell by hashCell, it
+// increment and each output is hashrand.Mix64 of the state. Seeded per cell by hashrand.Lattice, it
 // makes each cell's points depend only on the seed and the cell, whatever order the
 // cells are visited in.
 type cellRNG struct{ s uint64 }
 
-func (r *cellRNG) next() uint64 { r.s += 0x9e3779b97f4a7c15; return mix64(r.s) }
+func (r *cellRNG) next() uint64 { r.s += 0x9e3779b97f4a7c15; return hashrand.Mix64(r.s) }
 
 // float returns a uniform float64 in [0, 1) with 53 random bits.
 func (r *cellRNG) float() float64 { return float64(r.next()>>11) * 0x1p-53 }
@@ -72,7 +56,7 @@ func (f *filler) jittered() {
 				}
 				centre := f.centre(i, j, l)
 				ci, cj, ck := f.lo[0]+i, f.lo[1]+j, f.lo[2]+l
-				rng := cellRNG{hashCell(f.src.Seed, tagJittered, ci, cj, ck)}
+				rng := cellRNG{hashrand.Lattice(f.src.Seed, tagJittered, ci, cj, ck)}
 				for s := range sub {
 					sub[s] = s
 				}
@@ -81,7 +65,7 @@ func (f *filler) jittered() {
 					sub[n], sub[m] = sub[m], sub[n]
 					s := sub[n]
 					si, sj, sk := s/(k*k), s/k%k, s%k
-					x := Vec3{
+					x := geom.Vec3{
 						(float64(ci) + (float64(si)+rng.float())/float64(k)) * h,
 						(float64(cj) + (float64(sj)+rng.float())/float64(k)) * h,
 						(float64(ck) + (float64(sk)+rng.float())/float64(k)) * h,
@@ -163,7 +147,7 @@ func (f *filler) poisson() {
 			}
 		}
 	}
-	pos := make([]Vec3, nact*pc)
+	pos := make([]geom.Vec3, nact*pc)
 	count := make([]int32, nact)
 	for par := range active {
 		cells := active[par]
@@ -195,17 +179,17 @@ func (f *filler) poisson() {
 // uniform points of the cell per point, each accepted when no point already placed
 // in the cell or its 26 neighbours is within sqrt(r2). Since r < h only neighbours
 // can conflict, and only those whose side faces the dart within r are searched.
-func (f *filler) dartCell(c int, slot []int32, pos []Vec3, count []int32, r2 float64) {
+func (f *filler) dartCell(c int, slot []int32, pos []geom.Vec3, count []int32, r2 float64) {
 	h, pc := f.h, f.src.PerCell
 	r := math.Sqrt(r2)
 	i, j, l := c/(f.n[1]*f.n[2]), c/f.n[2]%f.n[1], c%f.n[2]
 	base := [3]int{f.lo[0] + i, f.lo[1] + j, f.lo[2] + l}
-	rng := cellRNG{hashCell(f.src.Seed, tagPoisson, base[0], base[1], base[2])}
+	rng := cellRNG{hashrand.Lattice(f.src.Seed, tagPoisson, base[0], base[1], base[2])}
 	own := int(slot[c])
 	for range pc {
 	darts:
 		for range PoissonAttempts {
-			x := Vec3{(float64(base[0]) + rng.float()) * h, (float64(base[1]) + rng.float()) * h, (float64(base[2]) + rng.float()) * h}
+			x := geom.Vec3{(float64(base[0]) + rng.float()) * h, (float64(base[1]) + rng.float()) * h, (float64(base[2]) + rng.float()) * h}
 			var from, to [3]int // neighbour offsets to search, per axis
 			for a := range 3 {
 				if x[a]-float64(base[a])*h < r {
@@ -241,8 +225,3 @@ func (f *filler) dartCell(c int, slot []int32, pos []Vec3, count []int32, r2 flo
 		}
 	}
 }
-
-// HashLattice hashes a seed, a stream tag and integer lattice coordinates to 64
-// well-mixed bits, for random fields in other packages that must not depend on the
-// order their points are visited in.
-func HashLattice(seed, tag uint64, i, j, k int) uint64 { return hashCell(seed, tag, i, j, k) }

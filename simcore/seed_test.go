@@ -40,8 +40,8 @@ func fingerprint(p *Particles) uint64 {
 func TestFillMeshPatterns(t *testing.T) {
 	h := 0.05
 	meshes := map[string]*geom.Mesh{
-		"sphere": geom.SphereMesh(Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
-		"box":    geom.BoxMesh(Vec3{0.013, 0.1, 0.2}, Vec3{0.71, 0.47, 0.93}),
+		"sphere": geom.SphereMesh(geom.Vec3{0.52, 0.61, 0.47}, 0.5, 32, 64),
+		"box":    geom.BoxMesh(geom.Vec3{0.013, 0.1, 0.2}, geom.Vec3{0.71, 0.47, 0.93}),
 	}
 	for name, m := range meshes {
 		vol := m.SignedVolume()
@@ -78,8 +78,8 @@ func TestFillMeshPatterns(t *testing.T) {
 // cells get darts, so there only the count is compared.)
 func TestFillClassificationExact(t *testing.T) {
 	h := 0.06
-	ball := geom.Sphere{Center: Vec3{0.31, 0.29, 0.33}, Radius: 0.27}
-	bb := geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.62, 0.6, 0.62}}
+	ball := geom.Sphere{Center: geom.Vec3{0.31, 0.29, 0.33}, Radius: 0.27}
+	bb := geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.62, 0.6, 0.62}}
 	meshed := meshSource(t, geom.SphereMesh(ball.Center, ball.Radius, 16, 32), PatternRandom, 8, 2)
 	for _, shell := range []float64{0, 0.07} {
 		for _, pattern := range Patterns() {
@@ -121,18 +121,18 @@ func TestFillRandomUnchanged(t *testing.T) {
 	}
 	var jobs []job
 	for i, s := range [][4]float64{{0.4, 0.7, 0.5, 0.15}, {1.2, 0.65, 0.5, 0.15}, {1.3, 0.3, 0.5, 0.12}, {0.5, 0.5, 0.5, 0.2}} {
-		c, r := Vec3{s[0], s[1], s[2]}, Vec3{s[3], s[3], s[3]}
+		c, r := geom.Vec3{s[0], s[1], s[2]}, geom.Vec3{s[3], s[3], s[3]}
 		for _, pc := range []int{1, 4, 8, 10} {
 			jobs = append(jobs, job{geom.Sphere{Center: c, Radius: s[3]}, geom.Box{Min: c.Sub(r), Max: c.Add(r)}, pc, uint64(i + 1), 0.03})
 		}
 	}
-	box := geom.Box{Min: Vec3{0.013, 0.1, 0.2}, Max: Vec3{0.3, 0.47, 0.51}}
+	box := geom.Box{Min: geom.Vec3{0.013, 0.1, 0.2}, Max: geom.Vec3{0.3, 0.47, 0.51}}
 	jobs = append(jobs, job{geom.Box(box), box, 8, 7, 0.025})
 	total := 0
 	for _, jb := range jobs {
 		p := &Particles{}
 		n, err := Fill(p, Source{Shape: jb.s, Bounds: jb.b, Material: DefaultMaterial, PerCell: jb.perCell, Seed: jb.seed,
-			Velocity: Vec3{1, 2, 3}, Spin: Vec3{0, 0, -8}, Center: Vec3{0.3, 0.3, 0.3}}, jb.h)
+			Velocity: geom.Vec3{1, 2, 3}, Spin: geom.Vec3{0, 0, -8}, Center: geom.Vec3{0.3, 0.3, 0.3}}, jb.h)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestFillRandomUnchanged(t *testing.T) {
 // The same seed gives the same particles whatever the number of workers; another
 // seed gives others.
 func TestFillDeterministic(t *testing.T) {
-	m := geom.SphereMesh(Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
+	m := geom.SphereMesh(geom.Vec3{0.3, 0.3, 0.3}, 0.25, 24, 48)
 	for _, pattern := range Patterns() {
 		var prints []uint64
 		for _, w := range []int{1, 3, 8} {
@@ -184,7 +184,7 @@ func TestFillDeterministic(t *testing.T) {
 func TestFillPoissonMinDistance(t *testing.T) {
 	h := 0.05
 	for _, pc := range []int{1, 4, 8, 10} {
-		box := geom.Box{Min: Vec3{-0.2, 0.01, 0.03}, Max: Vec3{0.33, 0.42, 0.5}}
+		box := geom.Box{Min: geom.Vec3{-0.2, 0.01, 0.03}, Max: geom.Vec3{0.33, 0.42, 0.5}}
 		p := &Particles{}
 		n, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 3, Pattern: PatternPoisson}, h)
 		if err != nil {
@@ -192,8 +192,8 @@ func TestFillPoissonMinDistance(t *testing.T) {
 		}
 		r := PoissonRadius(h, pc)
 		// Bin the points in cells of side r: a closer pair is in adjacent bins.
-		bins := map[[3]int][]Vec3{}
-		key := func(x Vec3) [3]int {
+		bins := map[[3]int][]geom.Vec3{}
+		key := func(x geom.Vec3) [3]int {
 			return [3]int{int(math.Floor(x[0] / r)), int(math.Floor(x[1] / r)), int(math.Floor(x[2] / r))}
 		}
 		for _, x := range p.X {
@@ -223,7 +223,7 @@ func TestFillPoissonMinDistance(t *testing.T) {
 // h/k holds two points, and with PerCell = k^3 every sub-cell of a filled cell holds one.
 func TestFillJitteredStratified(t *testing.T) {
 	h := 0.1
-	box := geom.Box{Min: Vec3{-0.3, 0, 0.1}, Max: Vec3{0.3, 0.4, 0.6}} // whole cells
+	box := geom.Box{Min: geom.Vec3{-0.3, 0, 0.1}, Max: geom.Vec3{0.3, 0.4, 0.6}} // whole cells
 	for _, pc := range []int{5, 8, 27} {
 		p := &Particles{}
 		n, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: DefaultMaterial, PerCell: pc, Seed: 9, Pattern: PatternJittered}, h)
@@ -252,7 +252,7 @@ func TestFillJitteredStratified(t *testing.T) {
 
 // A voxelized mesh (a level set, as from a VDB file) is a snow source too.
 func TestFillLevelSet(t *testing.T) {
-	m := geom.SphereMesh(Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
+	m := geom.SphereMesh(geom.Vec3{0.5, 0.5, 0.5}, 0.4, 32, 64)
 	c, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: 0.025, HalfWidth: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestFillLevelSet(t *testing.T) {
 	h := 0.05
 	for _, pattern := range Patterns() {
 		p := &Particles{}
-		n, err := Fill(p, Source{Shape: s, Bounds: geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
+		n, err := Fill(p, Source{Shape: s, Bounds: geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 1, 1}},
 			Material: DefaultMaterial, PerCell: 8, Seed: 1, Pattern: pattern}, h)
 		if err != nil {
 			t.Fatal(err)
@@ -277,13 +277,13 @@ func TestFillLevelSet(t *testing.T) {
 }
 
 func TestFillRejects(t *testing.T) {
-	ball := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	good := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.3, 0.3, 0.3}, Max: Vec3{0.7, 0.7, 0.7}}, Material: DefaultMaterial, PerCell: 8}
+	ball := geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	good := Source{Shape: ball, Bounds: geom.Box{Min: geom.Vec3{0.3, 0.3, 0.3}, Max: geom.Vec3{0.7, 0.7, 0.7}}, Material: DefaultMaterial, PerCell: 8}
 	cases := map[string]func(s *Source){
 		"pattern":         func(s *Source) { s.Pattern = "blue" },
 		"per cell":        func(s *Source) { s.PerCell = 0 },
 		"bounds":          func(s *Source) { s.Bounds.Max[0] = math.Inf(1) },
-		"huge bounds":     func(s *Source) { s.Bounds.Max = Vec3{1e4, 1e4, 1e4} },
+		"huge bounds":     func(s *Source) { s.Bounds.Max = geom.Vec3{1e4, 1e4, 1e4} },
 		"material":        func(s *Source) { s.Material.PoissonRatio = 0.5 },
 		"noise amplitude": func(s *Source) { s.Variation = Variation{NoiseScale: 0.1, StiffnessNoise: 1} },
 		"noise scale":     func(s *Source) { s.Variation = Variation{StretchNoise: 0.3} },

@@ -11,15 +11,16 @@ import (
 	"runtime"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 )
 
 // Config holds the solver settings that are not per particle.
 type Config struct {
-	H         float64  // grid spacing h (m)
-	Domain    geom.Box // particles never leave it; its faces are colliders
-	Walls     Surface  // how the domain's faces treat snow
-	Gravity   Vec3     // m/s^2, from GravityStart (s) on: none acts before
-	FlipAlpha float64  // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
+	H         float64          // grid spacing h (m)
+	Domain    geom.Box         // particles never leave it; its faces are colliders
+	Walls     collider.Surface // how the domain's faces treat snow
+	Gravity   geom.Vec3        // m/s^2, from GravityStart (s) on: none acts before
+	FlipAlpha float64          // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
@@ -29,10 +30,10 @@ type Config struct {
 	// the explicit run's shape at 20 in the stiff-snowball measurements.
 	CFL       float64
 	WaveCells float64
-	MaxDt     float64    // upper bound on the time step (s)
-	MinDt     float64    // a step this short means the state went bad (s)
-	Threads   int        // worker goroutines; 0 means GOMAXPROCS
-	Colliders []Collider // collision bodies besides the walls
+	MaxDt     float64             // upper bound on the time step (s)
+	MinDt     float64             // a step this short means the state went bad (s)
+	Threads   int                 // worker goroutines; 0 means GOMAXPROCS
+	Colliders []collider.Collider // collision bodies besides the walls
 
 	// Sintering acts on the particles whose material sinters while SinterStart <= t <
 	// SinterEnd (s); SinterEnd 0 leaves the window open.
@@ -68,9 +69,9 @@ const SemiImplicitCFL = 0.15
 func DefaultConfig() Config {
 	return Config{
 		H:         0.02,
-		Domain:    geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 1, 1}},
-		Walls:     Surface{Mode: Separate, Friction: 0.3},
-		Gravity:   Vec3{0, -9.81, 0},
+		Domain:    geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 1, 1}},
+		Walls:     collider.Surface{Mode: collider.Separate, Friction: 0.3},
+		Gravity:   geom.Vec3{0, -9.81, 0},
 		FlipAlpha: 0.95,
 		CFL:       0, // the integrator's default
 		MaxDt:     1e-3,
@@ -139,7 +140,7 @@ type Sim struct {
 
 	threads   int
 	invH      float64
-	colliders []Collider // Config.Colliders followed by the domain walls
+	colliders []collider.Collider // Config.Colliders followed by the domain walls
 
 	volumesKnown bool
 	grid         sparseGrid
@@ -157,9 +158,9 @@ type workerScratch struct {
 	window     window[node]         // a particle block's 2x2x2 node blocks, for the scatter
 	velocities window[nodeVelocity] // the same nodes' velocities, for the gather
 	stats      stepStats
-	near       []Collider   // the colliders within reach of the current block
-	vecIn      window[Vec3] // the semi-implicit solve's gather
-	vecOut     window[Vec3] // and scatter
+	near       []collider.Collider // the colliders within reach of the current block
+	vecIn      window[geom.Vec3]   // the semi-implicit solve's gather
+	vecOut     window[geom.Vec3]   // and scatter
 }
 
 // stepStats gathers per-worker results of the particle update.
@@ -188,7 +189,7 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
-	s.colliders = append(append([]Collider(nil), cfg.Colliders...), domainWalls(cfg.Domain, cfg.Walls)...)
+	s.colliders = append(append([]collider.Collider(nil), cfg.Colliders...), collider.BoxWalls(cfg.Domain, cfg.Walls)...)
 	s.work = make([]workerScratch, s.threads)
 	s.volumesKnown = p.Len() > 0 && p.Vol0[0] > 0
 	return s, nil

@@ -116,11 +116,11 @@ func TestSinteringLawValidate(t *testing.T) {
 func sinteringBlock(t *testing.T, law *SinteringLaw, window [2]float64) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.02
-	cfg.Domain = geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{0.4, 0.3, 0.4}}
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.4, 0.3, 0.4}}
 	cfg.SinterStart, cfg.SinterEnd = window[0], window[1]
 	m := DefaultMaterial
 	m.Sintering = law
-	return newBlock(t, cfg, geom.Box{Min: Vec3{0.1, 0.02, 0.1}, Max: Vec3{0.3, 0.12, 0.3}}, m, Vec3{})
+	return newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.1, 0.02, 0.1}, Max: geom.Vec3{0.3, 0.12, 0.3}}, m, geom.Vec3{})
 }
 
 // stepFor advances s by d seconds at its stable step.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 )
 
 // stateScene is a snowball thrown at the floor and a wall, with a static sphere in the
@@ -18,13 +19,13 @@ func stateScene(t *testing.T, threads int) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.04
 	cfg.Threads = threads
-	cfg.Colliders = []Collider{&MovingShape{Shape: geom.Sphere{Center: Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: Surface{Mode: Sticky}}}
+	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: collider.Surface{Mode: collider.Sticky}}}
 	p := &Particles{}
-	ball := geom.Sphere{Center: Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
+	ball := geom.Sphere{Center: geom.Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
 	m := DefaultMaterial // sintering, so that its state is part of what must survive
 	m.Sintering = &SinteringLaw{MaxDensity: 917, C1: 1e-6, C3: -9, C4: 1e-5}
-	src := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.28, 0.18, 0.38}, Max: Vec3{0.52, 0.42, 0.62}},
-		Material: m, PerCell: 6, Seed: 5, Velocity: Vec3{3, -2, 0.5}, Spin: Vec3{0, 0, -5}, Center: ball.Center}
+	src := Source{Shape: ball, Bounds: geom.Box{Min: geom.Vec3{0.28, 0.18, 0.38}, Max: geom.Vec3{0.52, 0.42, 0.62}},
+		Material: m, PerCell: 6, Seed: 5, Velocity: geom.Vec3{3, -2, 0.5}, Spin: geom.Vec3{0, 0, -5}, Center: ball.Center}
 	if _, err := Fill(p, src, cfg.H); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func cloneState(st State) State {
 	p := st.Particles
 	c := st
 	c.Particles = Particles{
-		ID: append([]int32(nil), p.ID...), X: append([]Vec3(nil), p.X...), V: append([]Vec3(nil), p.V...),
+		ID: append([]int32(nil), p.ID...), X: append([]geom.Vec3(nil), p.X...), V: append([]geom.Vec3(nil), p.V...),
 		Mass: append([]float32(nil), p.Mass...), Vol0: append([]float32(nil), p.Vol0...),
 		FE: append([]Mat3f(nil), p.FE...), JP: append([]float32(nil), p.JP...),
 		Mat: append([]ParticleMaterial(nil), p.Mat...), Sinter: append([]ParticleSintering(nil), p.Sinter...),
@@ -142,7 +143,7 @@ func TestRestoreRejects(t *testing.T) {
 		"time":              func(st *State) { st.Time = -1 },
 		"speeds":            func(st *State) { st.MaxWaveSpeed = -1 },
 		"outside the domain": func(st *State) {
-			st.Particles.X[3] = Vec3{-1, 0, 0}
+			st.Particles.X[3] = geom.Vec3{-1, 0, 0}
 		},
 	}
 	for want, spoil := range cases {

@@ -3,7 +3,9 @@ package simcore
 import (
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/linalg"
 )
 
 // Transfers between particles and the grid. A worker handles one particle block at a
@@ -46,8 +48,10 @@ func (g *sparseGrid) nodeRows() func(block int32, offset int) *[blockWidth]node 
 
 // vectorRows returns the row accessor for forWindowRows of a vector with one value per
 // grid node, node n of block b at b*blockNodes + n.
-func vectorRows(v []Vec3) func(block int32, offset int) *[blockWidth]Vec3 {
-	return func(b int32, off int) *[blockWidth]Vec3 { return (*[blockWidth]Vec3)(v[int(b)*blockNodes+off:]) }
+func vectorRows(v []geom.Vec3) func(block int32, offset int) *[blockWidth]geom.Vec3 {
+	return func(b int32, off int) *[blockWidth]geom.Vec3 {
+		return (*[blockWidth]geom.Vec3)(v[int(b)*blockNodes+off:])
+	}
 }
 
 // rasterize is stages 1 and 3 in one pass over the particles: mass m_i = sum_p m_p w_ip,
@@ -147,8 +151,8 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 }
 
 // scatterForce adds a particle's external force b to the grid forces, f_i += w_ip b.
-func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b Vec3) {
-	if b == (Vec3{}) {
+func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
+	if b == (geom.Vec3{}) {
 		return
 	}
 	for a := 0; a < 4; a++ {
@@ -228,7 +232,7 @@ func (s *Sim) gatherVolumes() {
 // time: along z with Wz and Dz, then along y, then along x, each pass with few enough
 // running sums to stay in registers. That is about two thirds of the multiply-adds of
 // summing node by node.
-func interpolate(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv Vec3, hGrad Mat3) {
+func interpolate(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv geom.Vec3, hGrad linalg.Mat3) {
 	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v. The weights
 	// stay in registers and the components are written out, so that every node value is
 	// loaded once at a fixed offset (a loop over components would address each load

@@ -3,6 +3,8 @@ package simcore
 import (
 	"fmt"
 	"math"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/hashrand"
 )
 
 // Variation makes a source's material vary in space, as section 10 of the paper
@@ -74,7 +76,7 @@ func (v Variation) InShell(phi float64) bool {
 
 // Material returns the material of a particle at x with signed distance phi to the
 // source surface (see Variation for the formulas). v must be valid.
-func (v Variation) Material(base Material, x Vec3, phi float64) Material {
+func (v Variation) Material(base Material, x geom.Vec3, phi float64) Material {
 	m := base
 	if v.NoiseScale > 0 && (v.StiffnessNoise > 0 || v.StretchNoise > 0) {
 		n := Noise{Seed: v.NoiseSeed}.At(x.Scale(1 / v.NoiseScale))
@@ -101,7 +103,7 @@ func (v Variation) Material(base Material, x Vec3, phi float64) Material {
 type Noise struct{ Seed uint64 }
 
 // At returns n(p).
-func (nz Noise) At(p Vec3) float64 {
+func (nz Noise) At(p geom.Vec3) float64 {
 	var b [3]int
 	var s [3]float64
 	for a := range 3 {
@@ -123,7 +125,7 @@ func (nz Noise) At(p Vec3) float64 {
 				q[a] = b[a] + 1
 			}
 		}
-		v := float64(hashCell(nz.Seed, tagNoise, q[0], q[1], q[2])>>11)*0x1p-52 - 1
+		v := float64(hashrand.Lattice(nz.Seed, tagNoise, q[0], q[1], q[2])>>11)*0x1p-52 - 1
 		sum += w * v
 	}
 	return sum

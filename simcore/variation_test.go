@@ -20,7 +20,7 @@ func TestNoise(t *testing.T) {
 	n := 20000
 	bound := 3.75 * math.Sqrt(3) // |grad n| per lattice unit
 	for range n {
-		p := Vec3{rng.Float64()*20 - 10, rng.Float64()*20 - 10, rng.Float64()*20 - 10}
+		p := geom.Vec3{rng.Float64()*20 - 10, rng.Float64()*20 - 10, rng.Float64()*20 - 10}
 		v := a.At(p)
 		if v != a.At(p) || v != (Noise{Seed: 1}).At(p) {
 			t.Fatalf("At(%v) is not deterministic", p)
@@ -32,7 +32,7 @@ func TestNoise(t *testing.T) {
 		if b.At(p) == v {
 			same++
 		}
-		d := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit().Scale(1e-3)
+		d := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit().Scale(1e-3)
 		if dv := math.Abs(a.At(p.Add(d)) - v); dv > bound*1e-3 {
 			t.Fatalf("|n(p + d) - n(p)| = %g for |d| = 1e-3 at %v: more than %g", dv, p, bound*1e-3)
 		}
@@ -47,13 +47,13 @@ func TestNoise(t *testing.T) {
 	}
 	// Across a lattice plane: the values on either side of x = 3 meet.
 	for _, y := range []float64{0.1, 2.7, -5.3} {
-		p := Vec3{3, y, 0.4}
-		if d := math.Abs(a.At(Vec3{math.Nextafter(3, 0), y, 0.4}) - a.At(p)); d > 1e-12 {
+		p := geom.Vec3{3, y, 0.4}
+		if d := math.Abs(a.At(geom.Vec3{math.Nextafter(3, 0), y, 0.4}) - a.At(p)); d > 1e-12 {
 			t.Errorf("jump %g across the lattice plane x = 3", d)
 		}
 	}
 	// At lattice points the noise is the lattice value, which the seed moves.
-	if a.At(Vec3{1, 2, 3}) == b.At(Vec3{1, 2, 3}) {
+	if a.At(geom.Vec3{1, 2, 3}) == b.At(geom.Vec3{1, 2, 3}) {
 		t.Errorf("seeds 1 and 2 give the same lattice value")
 	}
 }
@@ -62,11 +62,11 @@ func TestNoise(t *testing.T) {
 // stiffness and density (so mass), the others do not; every particle's E_0 and
 // theta_s vary by the same noise value within the requested amplitudes.
 func TestFillVariation(t *testing.T) {
-	ball := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.3}
+	ball := geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.3}
 	h := 0.04
 	v := Variation{NoiseScale: 0.1, NoiseSeed: 3, StiffnessNoise: 0.4, StretchNoise: 0.2,
 		ShellThickness: 0.05, ShellStiffness: 4, ShellDensity: 1.5}
-	src := Source{Shape: ball, Bounds: geom.Box{Min: Vec3{0.2, 0.2, 0.2}, Max: Vec3{0.8, 0.8, 0.8}},
+	src := Source{Shape: ball, Bounds: geom.Box{Min: geom.Vec3{0.2, 0.2, 0.2}, Max: geom.Vec3{0.8, 0.8, 0.8}},
 		Material: DefaultMaterial, PerCell: 8, Seed: 1, Pattern: PatternJittered, Variation: v}
 	p := &Particles{}
 	n, err := Fill(p, src, h)
@@ -113,14 +113,14 @@ func TestFillVariation(t *testing.T) {
 // shell boundary.
 func TestVariationMaterial(t *testing.T) {
 	var zero Variation
-	if zero.active() || zero.Material(DefaultMaterial, Vec3{1, 2, 3}, -0.001) != DefaultMaterial {
+	if zero.active() || zero.Material(DefaultMaterial, geom.Vec3{1, 2, 3}, -0.001) != DefaultMaterial {
 		t.Errorf("the zero Variation changes the material")
 	}
 	v := Variation{ShellThickness: 0.1, ShellDensity: 2}
-	if m := v.Material(DefaultMaterial, Vec3{}, -0.099); m.Density != 800 || m.YoungsModulus != DefaultMaterial.YoungsModulus {
+	if m := v.Material(DefaultMaterial, geom.Vec3{}, -0.099); m.Density != 800 || m.YoungsModulus != DefaultMaterial.YoungsModulus {
 		t.Errorf("in the shell: %+v", m)
 	}
-	if m := v.Material(DefaultMaterial, Vec3{}, -0.1); m != DefaultMaterial {
+	if m := v.Material(DefaultMaterial, geom.Vec3{}, -0.1); m != DefaultMaterial {
 		t.Errorf("at phi = -thickness: %+v", m)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"strconv"
 
 	"snowtools/cmd/internal/cli"
-	"snowtools/simcore"
+	"snowtools/simcore/particles"
 )
 
 // -to clusters: does the snow break into lumps or into powder? One CSV row per frame
@@ -75,7 +75,7 @@ type clusterRow struct {
 	frame int
 	time  float64 // s, from the PRT Time metadata; NaN when the file has none
 	link  float64 // m
-	simcore.ClusterStats
+	particles.ClusterStats
 }
 
 func newClusterReport(s *settings, jobs []job) (*clusterReport, error) {
@@ -102,7 +102,7 @@ func (c *clusterReport) convert(j job, threads int) result {
 	if err != nil {
 		return result{err: err}
 	}
-	stats, err := simcore.Clusters(pos, mass, link, c.s.clusters.powder)
+	stats, err := particles.Clusters(pos, mass, link, c.s.clusters.powder)
 	if err != nil {
 		return result{err: err}
 	}

@@ -9,7 +9,7 @@ import (
 	"snowtools/formats/ply"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/particles"
 )
 
 // plyConverter writes vertex-only PLY point clouds: x y z, and on request
@@ -154,7 +154,7 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 	for i := range ones {
 		ones[i] = 1 // the shape, not the mass, sets the normal
 	}
-	vol, err := simcore.RasterizeVolume(pos, ones, nil, simcore.VolumeOptions{VoxelSize: h, Filter: 2, Threads: threads})
+	vol, err := particles.RasterizeVolume(pos, ones, nil, particles.VolumeOptions{VoxelSize: h, Filter: 2, Threads: threads})
 	if err != nil {
 		return nil, err
 	}

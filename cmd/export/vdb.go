@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"snowtools/formats/vdb"
-	"snowtools/simcore"
+	"snowtools/simcore/particles"
 )
 
 // vdbConverter rasterizes particles into OpenVDB volumes (section 9 of the Stomakhin
@@ -49,13 +49,13 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		}
 		voxel = h
 	}
-	var attrs []simcore.PointAttribute
+	var attrs []particles.PointAttribute
 	if s.velocity {
 		v, err := f.floats("Velocity", 3)
 		if err != nil {
 			return nil, err
 		}
-		attrs = append(attrs, simcore.PointAttribute{Name: "velocity", Arity: 3, Values: v})
+		attrs = append(attrs, particles.PointAttribute{Name: "velocity", Arity: 3, Values: v})
 	}
 	for _, name := range s.props {
 		c, ok := f.Header.Channel(name)
@@ -69,9 +69,9 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		attrs = append(attrs, simcore.PointAttribute{Name: gridName(name), Arity: c.Arity, Values: v})
+		attrs = append(attrs, particles.PointAttribute{Name: gridName(name), Arity: c.Arity, Values: v})
 	}
-	vol, err := simcore.RasterizeVolume(pos, mass, attrs, simcore.VolumeOptions{VoxelSize: voxel, Filter: s.filter, Threads: threads})
+	vol, err := particles.RasterizeVolume(pos, mass, attrs, particles.VolumeOptions{VoxelSize: voxel, Filter: s.filter, Threads: threads})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/vdb"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // colliderFrames drives a deforming collider through a sequence of collider files as
@@ -18,15 +18,15 @@ type colliderFrames struct {
 	key      string // the scene key, for errors
 	frames   []seq.Frame
 	times    []float64
-	collider *simcore.DeformingLevelSet
+	collider *collider.DeformingLevelSet
 
-	loaded  map[int]*simcore.Keyframe // by index into frames
-	current int                       // the segment set: frames[current] to frames[current+1]; -2 for none
+	loaded  map[int]*collider.Keyframe // by index into frames
+	current int                        // the segment set: frames[current] to frames[current+1]; -2 for none
 }
 
-func newColliderFrames(key string, frames []seq.Frame, fps, start float64, contact simcore.Surface) *colliderFrames {
-	c := &colliderFrames{key: key, frames: frames, collider: &simcore.DeformingLevelSet{Contact: contact},
-		loaded: map[int]*simcore.Keyframe{}, current: -2}
+func newColliderFrames(key string, frames []seq.Frame, fps, start float64, contact collider.Surface) *colliderFrames {
+	c := &colliderFrames{key: key, frames: frames, collider: &collider.DeformingLevelSet{Contact: contact},
+		loaded: map[int]*collider.Keyframe{}, current: -2}
 	for _, f := range frames {
 		c.times = append(c.times, start+float64(f.Number-frames[0].Number)/fps)
 	}
@@ -42,7 +42,7 @@ func (c *colliderFrames) prepare(t float64) (end float64, err error) {
 	if k == c.current {
 		return c.segmentEnd(k), nil
 	}
-	var a, b *simcore.Keyframe
+	var a, b *collider.Keyframe
 	t0, t1 := t, t+1 // a segment of any length for a collider at rest
 	switch {
 	case k < 0 || k == len(c.frames)-1:
@@ -51,7 +51,7 @@ func (c *colliderFrames) prepare(t float64) (end float64, err error) {
 		if err != nil {
 			return 0, err
 		}
-		a = &simcore.Keyframe{Surface: kf.Surface} // at rest: no velocity
+		a = &collider.Keyframe{Surface: kf.Surface} // at rest: no velocity
 		b = a
 		if k < 0 {
 			t1 = c.times[0]
@@ -86,7 +86,7 @@ func (c *colliderFrames) segmentEnd(k int) float64 {
 }
 
 // keyframe returns keyframe i, reading its file if needed.
-func (c *colliderFrames) keyframe(i int) (*simcore.Keyframe, error) {
+func (c *colliderFrames) keyframe(i int) (*collider.Keyframe, error) {
 	if kf, ok := c.loaded[i]; ok {
 		return kf, nil
 	}
@@ -100,7 +100,7 @@ func (c *colliderFrames) keyframe(i int) (*simcore.Keyframe, error) {
 }
 
 // readKeyframe reads the keyframe in a collider file.
-func readKeyframe(path string) (*simcore.Keyframe, error) {
+func readKeyframe(path string) (*collider.Keyframe, error) {
 	file, err := vdb.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -110,12 +110,12 @@ func readKeyframe(path string) (*simcore.Keyframe, error) {
 
 // keyframeOf takes a collider file's grids "surface" (a float level set) and
 // "velocity" (vec3, optional).
-func keyframeOf(file *vdb.File) (*simcore.Keyframe, error) {
+func keyframeOf(file *vdb.File) (*collider.Keyframe, error) {
 	surface := file.Grid("surface")
 	if surface == nil || surface.Float == nil {
 		return nil, fmt.Errorf("no float grid named \"surface\" (write collider files with voxelize)")
 	}
-	kf := &simcore.Keyframe{Surface: surface.Float}
+	kf := &collider.Keyframe{Surface: surface.Float}
 	if v := file.Grid("velocity"); v != nil {
 		if v.Vec3 == nil {
 			return nil, fmt.Errorf("grid \"velocity\" is not a vector grid")

@@ -79,7 +79,7 @@ func newGroundPreviewer(sc *Scene) *previewer {
 }
 
 // render draws particles at xs and, when not nil, a mesh, as frame f's picture.
-func (pv *previewer) render(f int, xs []simcore.Vec3, mesh *geom.Mesh) error {
+func (pv *previewer) render(f int, xs []geom.Vec3, mesh *geom.Mesh) error {
 	pv.pos = pv.pos[:0]
 	for _, x := range xs {
 		pv.pos = append(pv.pos, float32(x[0]), float32(x[1]), float32(x[2]))

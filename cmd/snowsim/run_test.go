@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"snowtools/formats/prt"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -99,7 +100,7 @@ func TestDemoRun(t *testing.T) {
 		time := float64(f) / sc.FPS
 		deepest := 0.0
 		for i := 0; i < len(pos); i += 3 {
-			x := simcore.Vec3{pos[i], pos[i+1], pos[i+2]}
+			x := geom.Vec3{pos[i], pos[i+1], pos[i+2]}
 			for _, c := range sc.Config.Colliders {
 				phi, _, _ := c.Sample(x, time)
 				deepest = math.Min(deepest, phi)
@@ -199,7 +200,7 @@ func TestPRTRoundTrip(t *testing.T) {
 	p := &simcore.Particles{}
 	pm := simcore.DefaultMaterial.PerParticle()
 	for i := 0; i < 100; i++ {
-		p.Add(simcore.Vec3{float64(i) * 0.01, 0.5, -0.25}, simcore.Vec3{1, float64(-i), 0.5}, 1e-4*float64(i+1), pm)
+		p.Add(geom.Vec3{float64(i) * 0.01, 0.5, -0.25}, geom.Vec3{1, float64(-i), 0.5}, 1e-4*float64(i+1), pm)
 		p.Vol0[i] = 2.5e-7
 		p.JP[i] = 0.9
 	}

@@ -14,6 +14,7 @@ import (
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // sceneFile is the TOML scene format; README.md documents every key. Pointers mark
@@ -453,8 +454,8 @@ func (k *shapeKeys) build(key string) (geom.Shape, geom.Box, error) {
 // shapeNames lists the shapes a scene knows.
 const shapeNames = `"plane", "box", "sphere", "cylinder", "mesh" or "vdb"`
 
-func parseMode(s string) (simcore.ContactMode, error) {
-	for _, m := range []simcore.ContactMode{simcore.Separate, simcore.Slip, simcore.Sticky} {
+func parseMode(s string) (collider.ContactMode, error) {
+	for _, m := range []collider.ContactMode{collider.Separate, collider.Slip, collider.Sticky} {
 		if s == m.String() {
 			return m, nil
 		}

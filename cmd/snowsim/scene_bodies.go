@@ -12,6 +12,7 @@ import (
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // builtinSceneName is what parseScene is called for the built-in demo.
@@ -118,8 +119,8 @@ func (sk *snowKeys) variation(seed uint64) (simcore.Variation, error) {
 // collider builds a collider: an analytic shape, still, moving at a velocity or on
 // keys; a mesh voxelized on load or a VDB level set, still or on keys; or a VDB
 // sequence written by voxelize (a path with a frame placeholder), which deforms.
-func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, *colliderFrames, error) {
-	contact := simcore.Surface{Mode: simcore.Separate, Friction: 0.2}
+func (ck *colliderKeys) collider(key, dir string, h float64) (collider.Collider, *colliderFrames, error) {
+	contact := collider.Surface{Mode: collider.Separate, Friction: 0.2}
 	if ck.Friction != nil {
 		if !(*ck.Friction >= 0) || math.IsInf(*ck.Friction, 0) {
 			return nil, nil, fmt.Errorf("%s.friction: %g: must be >= 0", key, *ck.Friction)
@@ -175,7 +176,7 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 		}
 	}
 	if len(ck.Keys) == 0 {
-		col := &simcore.MovingShape{Shape: body, Contact: contact}
+		col := &collider.MovingShape{Shape: body, Contact: contact}
 		if ck.Velocity != nil {
 			col.Velocity = *ck.Velocity
 			if !col.Velocity.IsFinite() {
@@ -188,7 +189,7 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 	if err != nil {
 		return nil, nil, err
 	}
-	col, err := simcore.NewRigidBody(body, trans, rot, contact)
+	col, err := collider.NewRigidBody(body, trans, rot, contact)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", key, err)
 	}
@@ -197,7 +198,7 @@ func (ck *colliderKeys) collider(key, dir string, h float64) (simcore.Collider, 
 
 // sequence finds a voxelize sequence's files and their times. The first file is read
 // here, for its frame rate, and kept as the first keyframe.
-func (ck *colliderKeys) sequence(key, pattern string, contact simcore.Surface) (*colliderFrames, error) {
+func (ck *colliderKeys) sequence(key, pattern string, contact collider.Surface) (*colliderFrames, error) {
 	frames, err := seq.Find(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("%s.path: %v", key, err)
@@ -271,9 +272,9 @@ func voxelizeCollider(key, path string, m *geom.Mesh, voxel *float64, h float64)
 
 // rigidKeys reads the [[collider.key]] tables: times in increasing order, each with
 // a translation, a rotation, or both.
-func (ck *colliderKeys) rigidKeys(key string) ([]simcore.TranslationKey, []simcore.RotationKey, error) {
-	var trans []simcore.TranslationKey
-	var rot []simcore.RotationKey
+func (ck *colliderKeys) rigidKeys(key string) ([]collider.TranslationKey, []collider.RotationKey, error) {
+	var trans []collider.TranslationKey
+	var rot []collider.RotationKey
 	for i, k := range ck.Keys {
 		kk := fmt.Sprintf("%s.key[%d]", key, i+1)
 		if k.Time == nil {
@@ -284,14 +285,14 @@ func (ck *colliderKeys) rigidKeys(key string) ([]simcore.TranslationKey, []simco
 			return nil, nil, fmt.Errorf("%s: give a translation, a rotation (x, y, z, w) or an axis and angle", kk)
 		}
 		if k.Translation != nil {
-			trans = append(trans, simcore.TranslationKey{T: t, P: *k.Translation})
+			trans = append(trans, collider.TranslationKey{T: t, P: *k.Translation})
 		}
 		switch {
 		case k.Rotation != nil && k.Axis != nil:
 			return nil, nil, fmt.Errorf("%s: give rotation or axis and angle, not both", kk)
 		case k.Rotation != nil:
 			q := *k.Rotation
-			rot = append(rot, simcore.RotationKey{T: t, Q: simcore.Quat{W: q[3], X: q[0], Y: q[1], Z: q[2]}})
+			rot = append(rot, collider.RotationKey{T: t, Q: collider.Quat{W: q[3], X: q[0], Y: q[1], Z: q[2]}})
 		case k.Axis != nil:
 			if k.Angle == nil {
 				return nil, nil, fmt.Errorf("%s.angle: required with axis (degrees)", kk)
@@ -300,7 +301,7 @@ func (ck *colliderKeys) rigidKeys(key string) ([]simcore.TranslationKey, []simco
 			if !(axis.Norm() > 0) || !axis.IsFinite() {
 				return nil, nil, fmt.Errorf("%s.axis: %v: must be a finite, non-zero vector", kk, axis)
 			}
-			rot = append(rot, simcore.RotationKey{T: t, Q: simcore.QuatAxisAngle(axis, *k.Angle*math.Pi/180)})
+			rot = append(rot, collider.RotationKey{T: t, Q: collider.QuatAxisAngle(axis, *k.Angle*math.Pi/180)})
 		case k.Angle != nil:
 			return nil, nil, fmt.Errorf("%s.axis: required with angle", kk)
 		}

@@ -16,6 +16,7 @@ import (
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // writeBoxOBJ writes the box [lo, hi] as an OBJ of six quads, counter-clockwise from
@@ -158,11 +159,11 @@ rotation = [0, 0, 0, 1]
 	if powder, _ := simcore.Preset("powder"); sc.Sources[1].Material != powder {
 		t.Errorf("snow[2] material %+v", sc.Sources[1].Material)
 	}
-	if c, ok := sc.Config.Colliders[0].(*simcore.DeformingLevelSet); !ok || c.Contact.Mode != simcore.Sticky {
+	if c, ok := sc.Config.Colliders[0].(*collider.DeformingLevelSet); !ok || c.Contact.Mode != collider.Sticky {
 		t.Errorf("collider[1]: %T", sc.Config.Colliders[0])
 	}
 	for i := 1; i < 3; i++ {
-		if _, ok := sc.Config.Colliders[i].(*simcore.RigidBody); !ok {
+		if _, ok := sc.Config.Colliders[i].(*collider.RigidBody); !ok {
 			t.Errorf("collider[%d]: %T", i+1, sc.Config.Colliders[i])
 		}
 	}

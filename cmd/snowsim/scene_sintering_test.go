@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -23,7 +24,7 @@ func TestPressSceneArrives(t *testing.T) {
 	if c.GravityStart != 0.1 || c.SinterStart != 0 || c.SinterEnd != 0.1 {
 		t.Errorf("gravity start %g, sintering window [%g, %g]", c.GravityStart, c.SinterStart, c.SinterEnd)
 	}
-	want := simcore.Press{Center: simcore.Vec3{0.22, 0.35, 0.12}, Radius: 0.06, Pressure: 150, End: 0.1}
+	want := simcore.Press{Center: geom.Vec3{0.22, 0.35, 0.12}, Radius: 0.06, Pressure: 150, End: 0.1}
 	if len(c.Presses) != 1 || c.Presses[0] != want {
 		t.Errorf("presses %+v, want %+v", c.Presses, want)
 	}

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // Every shipped scene and the built-in demo parse. (The production scenes read
@@ -52,13 +54,13 @@ func TestEveryOptionArrives(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := sc.Config
-	if c.H != 0.025 || c.Walls.Mode != simcore.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
+	if c.H != 0.025 || c.Walls.Mode != collider.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
 		c.CFL != 0.5 || c.WaveCells != 14 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
 		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" ||
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
-	if c.GravityStart != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (simcore.Vec3{0, 1, 0}) ||
+	if c.GravityStart != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (geom.Vec3{0, 1, 0}) ||
 		c.Presses[0].Pressure != 200 || c.Presses[0].End != 0.25 {
 		t.Errorf("sintering window, gravity start and presses: %+v", c)
 	}
@@ -77,18 +79,18 @@ func TestEveryOptionArrives(t *testing.T) {
 	if ball.PerCell != 8 || ball.Seed != 7 || ball.Velocity[1] != -1 || ball.Spin[2] != 6 || ball.Material != powder {
 		t.Errorf("snow[2] = %+v", ball)
 	}
-	blade := c.Colliders[1].(*simcore.MovingShape)
-	if blade.Velocity[0] != 1 || blade.Contact.Friction != 0.5 || blade.Contact.Mode != simcore.Separate {
+	blade := c.Colliders[1].(*collider.MovingShape)
+	if blade.Velocity[0] != 1 || blade.Contact.Friction != 0.5 || blade.Contact.Mode != collider.Separate {
 		t.Errorf("collider[2] = %+v", blade)
 	}
-	if c.Colliders[0].Surface().Mode != simcore.Slip || c.Colliders[2].Surface().Mode != simcore.Sticky {
+	if c.Colliders[0].Surface().Mode != collider.Slip || c.Colliders[2].Surface().Mode != collider.Sticky {
 		t.Error("collider modes")
 	}
 	icy, _ := simcore.Preset("icy")
 	if crust := sc.Materials["crust"]; crust.YoungsModulus != icy.YoungsModulus || crust.Density != 450 {
 		t.Errorf("materials.crust = %+v", crust)
 	}
-	if _, ok := c.Colliders[3].(*simcore.RigidBody); !ok {
+	if _, ok := c.Colliders[3].(*collider.RigidBody); !ok {
 		t.Errorf("collider[4] is a %T", c.Colliders[3])
 	}
 	drift := sc.Sources[len(sc.Sources)-1]

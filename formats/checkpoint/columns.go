@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"math"
 
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -30,8 +31,8 @@ func grow[T any](s []T, k, n int) []T {
 
 func float32At(b []byte, k int) float32 { return math.Float32frombits(le.Uint32(b[4*k:])) }
 
-func vec3At(b []byte) simcore.Vec3 {
-	var v simcore.Vec3
+func vec3At(b []byte) geom.Vec3 {
+	var v geom.Vec3
 	for k := range v {
 		v[k] = math.Float64frombits(le.Uint64(b[8*k:]))
 	}

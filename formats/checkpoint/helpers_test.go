@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -19,7 +20,7 @@ import (
 func randomState(n int, seed uint64) simcore.State {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	f32 := func() float32 { return float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))) }
-	vec := func() simcore.Vec3 { return simcore.Vec3{rng.NormFloat64(), rng.Float64(), -rng.Float64()} }
+	vec := func() geom.Vec3 { return geom.Vec3{rng.NormFloat64(), rng.Float64(), -rng.Float64()} }
 	st := simcore.State{Time: rng.Float64(), Steps: rng.Int64N(1 << 40), MaxSpeed: rng.Float64() * 10,
 		MaxWaveSpeed: rng.Float64() * 100, VolumesKnown: seed%2 == 0}
 	p := &st.Particles

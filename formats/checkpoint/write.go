@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
@@ -136,7 +137,7 @@ func putFloat32s(b []byte, xs ...float32) {
 	}
 }
 
-func putVec3(b []byte, v simcore.Vec3) {
+func putVec3(b []byte, v geom.Vec3) {
 	for k, x := range v {
 		le.PutUint64(b[8*k:], math.Float64bits(x))
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // stepper is a foot (a box scale times 26 x 9 cm) that walks along x in strides of
@@ -15,17 +15,17 @@ func stepper(b *testing.B, m Material, scale float64, strides int) *Sim {
 	b.Helper()
 	l, w := 0.26*scale, 0.09*scale
 	foot := geom.Box{Min: geom.Vec3{-l / 2, 0, -w / 2}, Max: geom.Vec3{l / 2, 0.08, w / 2}}
-	var keys []simcore.TranslationKey
+	var keys []collider.TranslationKey
 	for k := range strides {
 		x := -4 + 2.5*l*float64(k)
 		t := float64(k)
 		keys = append(keys,
-			simcore.TranslationKey{T: t, P: simcore.Vec3{x - 0.05, 0.04, 0}},
-			simcore.TranslationKey{T: t + 0.1, P: simcore.Vec3{x, -0.03, 0}},
-			simcore.TranslationKey{T: t + 0.45, P: simcore.Vec3{x, -0.03, 0}},
-			simcore.TranslationKey{T: t + 0.6, P: simcore.Vec3{x + 0.1, 0.08, 0}})
+			collider.TranslationKey{T: t, P: geom.Vec3{x - 0.05, 0.04, 0}},
+			collider.TranslationKey{T: t + 0.1, P: geom.Vec3{x, -0.03, 0}},
+			collider.TranslationKey{T: t + 0.45, P: geom.Vec3{x, -0.03, 0}},
+			collider.TranslationKey{T: t + 0.6, P: geom.Vec3{x + 0.1, 0.08, 0}})
 	}
-	c, err := simcore.NewRigidBody(foot, keys, nil, simcore.Surface{})
+	c, err := collider.NewRigidBody(foot, keys, nil, collider.Surface{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func stepper(b *testing.B, m Material, scale float64, strides int) *Sim {
 	cfg.Material = m
 	cfg.OriginX, cfg.OriginZ = -5, -5
 	cfg.Extent = Rect{0, 0, 1000, 1000}
-	cfg.Colliders = []simcore.Collider{c}
+	cfg.Colliders = []collider.Collider{c}
 	s, err := New(cfg)
 	if err != nil {
 		b.Fatal(err)

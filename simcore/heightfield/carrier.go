@@ -4,7 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"snowtools/simcore"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 )
 
 // The paper picks material up with the object's triangles: "Each triangle of the
@@ -24,9 +25,9 @@ import (
 
 // carrier is a piece of an object's surface that carries ground material.
 type carrier struct {
-	collider int             // index into Config.Colliders
-	corner   [4]simcore.Vec3 // (i, j), (i+1, j), (i+1, j+1), (i, j+1) of its cell, on the object
-	cell     [2]int          // the cell it last touched
+	collider int          // index into Config.Colliders
+	corner   [4]geom.Vec3 // (i, j), (i+1, j), (i+1, j+1), (i, j+1) of its cell, on the object
+	cell     [2]int       // the cell it last touched
 	touching bool
 	left     float64 // t_c: when it last touched the ground
 	load     float64 // volume on it now (m^3)
@@ -76,7 +77,7 @@ func (c *carrier) area() (float64, float64) {
 	return a, b
 }
 
-func triangleArea(a, b, c simcore.Vec3) float64 { return 0.5 * b.Sub(a).Cross(c.Sub(a)).Norm() }
+func triangleArea(a, b, c geom.Vec3) float64 { return 0.5 * b.Sub(a).Cross(c.Sub(a)).Norm() }
 
 // centreCell returns the cell under the centre of the carrier.
 func (c *carrier) centreCell(g Grid) [2]int {
@@ -84,13 +85,13 @@ func (c *carrier) centreCell(g Grid) [2]int {
 }
 
 // cellUnder returns the cell whose corners are the columns around x's (x, z).
-func (g Grid) cellUnder(x simcore.Vec3) [2]int {
+func (g Grid) cellUnder(x geom.Vec3) [2]int {
 	return [2]int{int(math.Floor((x[0] - g.OriginX) / g.Cell)), int(math.Floor((x[2] - g.OriginZ) / g.Cell))}
 }
 
 // ride moves the carrier's corners with its object from time t to t + dt: a step of
 // the object's velocity, then back onto its surface.
-func (c *carrier) ride(col simcore.Collider, t, dt, cell float64) {
+func (c *carrier) ride(col collider.Collider, t, dt, cell float64) {
 	for n, p := range c.corner {
 		_, _, v := col.Sample(p, t)
 		q := p.Add(v.Scale(dt))
@@ -105,7 +106,7 @@ func (c *carrier) ride(col simcore.Collider, t, dt, cell float64) {
 func (c *carrier) place(g Grid, cell [2]int, cc contactCell) {
 	for n, o := range cellCorners {
 		i, j := cell[0]+o[0], cell[1]+o[1]
-		c.corner[n] = simcore.Vec3{g.X(i), cc.surface[n], g.Z(j)}
+		c.corner[n] = geom.Vec3{g.X(i), cc.surface[n], g.Z(j)}
 	}
 	c.cell, c.collider, c.touching = cell, cc.collider, true
 }
@@ -132,8 +133,8 @@ func (c *carrier) pointOn(rng *rand.Rand) [4]float64 {
 }
 
 // at returns the point with corner weights wts.
-func (c *carrier) at(wts [4]float64) simcore.Vec3 {
-	var p simcore.Vec3
+func (c *carrier) at(wts [4]float64) geom.Vec3 {
+	var p geom.Vec3
 	for n, w := range wts {
 		p = p.Add(c.corner[n].Scale(w))
 	}

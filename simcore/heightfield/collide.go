@@ -1,7 +1,8 @@
 package heightfield
 
 import (
-	"snowtools/simcore"
+	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 )
 
 // Collision, the first stage of the paper's step: "For each column, a ray is cast
@@ -70,9 +71,9 @@ func (w *window) collide(g Grid, bottom, t float64) float64 {
 // firstHit returns the lowest y in [y0, y1] where the vertical line through (x, z)
 // is inside c at time t (phi <= 0), and whether there is one. It marches up by
 // max(phi, minStep), then bisects the last step.
-func firstHit(c simcore.Collider, x, z, y0, y1, t, minStep float64) (float64, bool) {
+func firstHit(c collider.Collider, x, z, y0, y1, t, minStep float64) (float64, bool) {
 	phiAt := func(y float64) float64 {
-		phi, _, _ := c.Sample(simcore.Vec3{x, y, z}, t)
+		phi, _, _ := c.Sample(geom.Vec3{x, y, z}, t)
 		return phi
 	}
 	below, y := y0, y0

@@ -6,20 +6,20 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // press returns a rigid collider: body lowered from 10 cm above its resting pose to
 // depth below it over [0, down], held until hold, and raised back by up.
-func press(t *testing.T, body geom.Shape, depth, down, hold, up float64) simcore.Collider {
+func press(t *testing.T, body geom.Shape, depth, down, hold, up float64) collider.Collider {
 	t.Helper()
-	keys := []simcore.TranslationKey{
-		{T: 0, P: simcore.Vec3{0, 0.1, 0}},
-		{T: down, P: simcore.Vec3{0, -depth, 0}},
-		{T: hold, P: simcore.Vec3{0, -depth, 0}},
-		{T: up, P: simcore.Vec3{0, 0.1, 0}},
+	keys := []collider.TranslationKey{
+		{T: 0, P: geom.Vec3{0, 0.1, 0}},
+		{T: down, P: geom.Vec3{0, -depth, 0}},
+		{T: hold, P: geom.Vec3{0, -depth, 0}},
+		{T: up, P: geom.Vec3{0, 0.1, 0}},
 	}
-	c, err := simcore.NewRigidBody(body, keys, nil, simcore.Surface{})
+	c, err := collider.NewRigidBody(body, keys, nil, collider.Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func press(t *testing.T, body geom.Shape, depth, down, hold, up float64) simcore
 }
 
 // testConfig is a 1 cm grid of 1 m x 1 m around the origin, flat at height 0.
-func testConfig(m Material, colliders ...simcore.Collider) Config {
+func testConfig(m Material, colliders ...collider.Collider) Config {
 	cfg := DefaultConfig()
 	cfg.Material = m
 	cfg.Extent = Rect{-50, -50, 50, 50}

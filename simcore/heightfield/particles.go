@@ -3,20 +3,20 @@ package heightfield
 import (
 	"math"
 
-	"snowtools/simcore"
+	"snowtools/levelset/geom"
 )
 
 // Particles are the spray in the air, as structure of arrays. Every particle holds
 // Spray.ParticleVolume of material.
 type Particles struct {
-	Pos, Vel []simcore.Vec3
+	Pos, Vel []geom.Vec3
 	ID       []uint64 // unique over the run, in order of creation
 }
 
 // Len returns the number of particles.
 func (p *Particles) Len() int { return len(p.Pos) }
 
-func (p *Particles) add(x, v simcore.Vec3, id uint64) {
+func (p *Particles) add(x, v geom.Vec3, id uint64) {
 	p.Pos, p.Vel, p.ID = append(p.Pos, x), append(p.Vel, v), append(p.ID, id)
 }
 

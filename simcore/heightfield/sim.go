@@ -8,7 +8,7 @@ import (
 
 	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // Config describes a ground simulation.
@@ -20,11 +20,11 @@ type Config struct {
 	Terrain  Terrain
 	Material Material
 	Spray    Spray
-	Gravity  simcore.Vec3
+	Gravity  geom.Vec3
 	// Colliders press into the ground. Those that are simcore.BoundedCollider
 	// activate only the columns under their box; any other activates the whole
 	// virtual grid.
-	Colliders []simcore.Collider
+	Colliders []collider.Collider
 	// Margin is how far (m) the active area reaches beyond an object's box: room for
 	// the rim and for erosion, which stay inside the active area.
 	Margin float64
@@ -37,7 +37,7 @@ type Config struct {
 // 5 cm of margin and 2 ms steps. The caller sets the extent and the colliders.
 func DefaultConfig() Config {
 	return Config{Grid: Grid{Cell: 0.01}, Bottom: -0.5, Terrain: Flat(0), Material: Sand,
-		Spray: DefaultSpray, Gravity: simcore.Vec3{0, -9.81, 0}, Margin: 0.05, Dt: 0.002}
+		Spray: DefaultSpray, Gravity: geom.Vec3{0, -9.81, 0}, Margin: 0.05, Dt: 0.002}
 }
 
 // Validate reports a configuration that cannot run.
@@ -214,11 +214,11 @@ func (s *Sim) Step(dt float64) error {
 // boxes returns the colliders that may reach the ground at time t, with their boxes.
 func (s *Sim) boxes(t float64) []boxed {
 	reach := max(s.top, s.field.Highest()) + contactGap*s.cfg.Cell
-	everywhere := geom.Box{Min: simcore.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}, Max: simcore.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}}
+	everywhere := geom.Box{Min: geom.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}, Max: geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}}
 	var out []boxed
 	for k, c := range s.cfg.Colliders {
 		box := everywhere
-		if bc, ok := c.(simcore.BoundedCollider); ok {
+		if bc, ok := c.(collider.BoundedCollider); ok {
 			if b, ok := bc.Bounds(t); ok {
 				box = b
 			}

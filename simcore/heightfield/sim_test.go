@@ -5,25 +5,25 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // walker is a foot-sized box that comes down, slides 5 cm forward while it turns a
 // little (so carriers slide and leave the ground unevenly), and lifts off fast.
-func walker(t *testing.T) simcore.Collider {
+func walker(t *testing.T) collider.Collider {
 	t.Helper()
 	foot := geom.Box{Min: geom.Vec3{-0.12, 0, -0.045}, Max: geom.Vec3{0.12, 0.08, 0.045}}
-	keys := []simcore.TranslationKey{
-		{T: 0, P: simcore.Vec3{0, 0.05, 0}},
-		{T: 0.1, P: simcore.Vec3{0, -0.025, 0}},
-		{T: 0.25, P: simcore.Vec3{0.05, -0.025, 0}},
-		{T: 0.35, P: simcore.Vec3{0.1, 0.15, 0}},
+	keys := []collider.TranslationKey{
+		{T: 0, P: geom.Vec3{0, 0.05, 0}},
+		{T: 0.1, P: geom.Vec3{0, -0.025, 0}},
+		{T: 0.25, P: geom.Vec3{0.05, -0.025, 0}},
+		{T: 0.35, P: geom.Vec3{0.1, 0.15, 0}},
 	}
-	rot := []simcore.RotationKey{
-		{T: 0.1, Q: simcore.Quat{W: 1}},
-		{T: 0.35, Q: simcore.QuatAxisAngle(simcore.Vec3{0, 0, 1}, 0.3)},
+	rot := []collider.RotationKey{
+		{T: 0.1, Q: collider.Quat{W: 1}},
+		{T: 0.35, Q: collider.QuatAxisAngle(geom.Vec3{0, 0, 1}, 0.3)},
 	}
-	c, err := simcore.NewRigidBody(foot, keys, rot, simcore.Surface{})
+	c, err := collider.NewRigidBody(foot, keys, rot, collider.Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +155,8 @@ func TestPresetsMakeDifferentPrints(t *testing.T) {
 }
 
 func TestWindowsFollowTheObjects(t *testing.T) {
-	ball := func(x float64) simcore.Collider {
-		return &simcore.MovingShape{Shape: geom.Sphere{Center: simcore.Vec3{x, 0.01, 0}, Radius: 0.02}}
+	ball := func(x float64) collider.Collider {
+		return &collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{x, 0.01, 0}, Radius: 0.02}}
 	}
 	cfg := testConfig(Snow, ball(-0.3), ball(0.3), ball(0.32))
 	cfg.Margin = 0.02
@@ -173,19 +173,19 @@ func TestWindowsFollowTheObjects(t *testing.T) {
 		t.Errorf("window %v has %d colliders, want 2", ws[1].r, len(ws[1].colliders))
 	}
 	// A ball high above the ground activates nothing.
-	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: geom.Sphere{Center: simcore.Vec3{0, 1, 0}, Radius: 0.02}}}
+	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{0, 1, 0}, Radius: 0.02}}}
 	if s := newSim(t, cfg); len(s.windows(s.boxes(0))) != 0 {
 		t.Error("a ball in the air activates columns")
 	}
 	// A half-space has no box: the whole virtual grid is active.
-	cfg.Colliders = []simcore.Collider{&simcore.MovingShape{Shape: geom.HalfSpace{Point: simcore.Vec3{0, -0.01, 0}, Normal: simcore.Vec3{0, 1, 0}}}}
+	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{0, -0.01, 0}, Normal: geom.Vec3{0, 1, 0}}}}
 	if s := newSim(t, cfg); len(s.windows(s.boxes(0))) != 1 || s.windows(s.boxes(0))[0].r != cfg.Extent {
 		t.Error("a half-space does not activate the whole grid")
 	}
 }
 
 func TestSameResultOnAnyThreadCount(t *testing.T) {
-	run := func(threads int) ([]float64, []simcore.Vec3) {
+	run := func(threads int) ([]float64, []geom.Vec3) {
 		cfg := testConfig(Sand, walker(t), press(t, geom.Sphere{Radius: 0.03, Center: geom.Vec3{0.3, 0.03, 0.2}}, 0.01, 0.1, 0.2, 0.3))
 		cfg.Threads = threads
 		s := newSim(t, cfg)

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"snowtools/simcore"
+	"snowtools/levelset/geom"
 )
 
 // Spray holds the parameters of the paper's particle generation. The paper gives no
@@ -74,7 +74,7 @@ func (s Spray) released(v, tau, dt float64) float64 {
 // and those off the ground drop their load by (3).
 func (s *Sim) spray(cells map[[2]int]contactCell, touched map[[2]int]bool, t, dt float64) {
 	g := s.cfg.Grid
-	start := make([][4]simcore.Vec3, len(s.carriers))
+	start := make([][4]geom.Vec3, len(s.carriers))
 	claimed := make(map[[2]int]bool, len(cells))
 	for k := range s.carriers {
 		c := &s.carriers[k]
@@ -194,7 +194,7 @@ func (s *Sim) liftOff(c *carrier, touched map[[2]int]bool, t float64) {
 // velocity there (8), the paper's nu + omega x p, randomly perturbed. It is kept
 // with probability (|v|/s)^gamma; the volume of one not kept stays on the carrier.
 // A created particle then falls for the rest of the step.
-func (s *Sim) release(c *carrier, start [4]simcore.Vec3, t, dt float64) {
+func (s *Sim) release(c *carrier, start [4]geom.Vec3, t, dt float64) {
 	sp := s.cfg.Spray
 	vol := sp.ParticleVolume
 	c.due += sp.released(c.full, t+dt-c.left, dt)
@@ -220,9 +220,9 @@ func (s *Sim) release(c *carrier, start [4]simcore.Vec3, t, dt float64) {
 }
 
 // inBall returns a point uniform in the unit ball, by rejection from the cube.
-func inBall(rng *rand.Rand) simcore.Vec3 {
+func inBall(rng *rand.Rand) geom.Vec3 {
 	for {
-		p := simcore.Vec3{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
+		p := geom.Vec3{2*rng.Float64() - 1, 2*rng.Float64() - 1, 2*rng.Float64() - 1}
 		if p.Dot(p) <= 1 {
 			return p
 		}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
 )
 
 func TestReleaseIsExponential(t *testing.T) {
@@ -33,10 +32,10 @@ func TestReleaseIsExponential(t *testing.T) {
 func TestPointsAreUniformOnTheCarrier(t *testing.T) {
 	// A quad whose two triangles differ in area: points must fall on each in
 	// proportion, and on a triangle uniformly (mean at its centroid).
-	c := carrier{corner: [4]simcore.Vec3{{0, 0, 0}, {3, 0, 0}, {3, 0, 1}, {0, 0, 1}}}
-	c.corner[2] = simcore.Vec3{1, 0, 1} // triangle (0,1,2) area 1.5, (0,2,3) area 0.5
+	c := carrier{corner: [4]geom.Vec3{{0, 0, 0}, {3, 0, 0}, {3, 0, 1}, {0, 0, 1}}}
+	c.corner[2] = geom.Vec3{1, 0, 1} // triangle (0,1,2) area 1.5, (0,2,3) area 0.5
 	rng := rand.New(rand.NewPCG(1, 1))
-	var mean simcore.Vec3
+	var mean geom.Vec3
 	const n = 200000
 	for range n {
 		mean = mean.Add(c.at(c.pointOn(rng)).Scale(1.0 / n))

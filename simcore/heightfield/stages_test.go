@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 func TestFirstHitOnSphere(t *testing.T) {
-	ball := &simcore.MovingShape{Shape: geom.Sphere{Center: simcore.Vec3{0, 0.1, 0}, Radius: 0.05}}
+	ball := &collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{0, 0.1, 0}, Radius: 0.05}}
 	for _, x := range []float64{0, 0.02, 0.049} {
 		y, ok := firstHit(ball, x, 0, -0.5, 0.5, 0, 5e-4)
 		want := 0.1 - math.Sqrt(0.05*0.05-x*x)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"snowtools/simcore"
+	"snowtools/simcore/hashrand"
 )
 
 // A Terrain gives the initial height of the ground at a point (x, z). A column is
@@ -81,7 +81,7 @@ func (n Noise) lattice(k uint64, u, v float64) float64 {
 	for b := range 4 {
 		row := 0.0
 		for a := range 4 {
-			r := simcore.HashLattice(n.Seed, noiseTag+k, i0+a, j0+b, 0)
+			r := hashrand.Lattice(n.Seed, noiseTag+k, i0+a, j0+b, 0)
 			row += wu[a] * (float64(r>>11)*0x1p-52 - 1)
 		}
 		sum += wv[b] * row

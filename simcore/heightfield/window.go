@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"snowtools/levelset/geom"
-	"snowtools/simcore"
+	"snowtools/simcore/collider"
 )
 
 // A window is one rectangle of active columns, copied out of the field for a step
@@ -32,7 +32,7 @@ type window struct {
 // boxed is a collider with its box at the step's time (unbounded: the whole extent).
 type boxed struct {
 	index int // in Config.Colliders
-	c     simcore.Collider
+	c     collider.Collider
 	box   geom.Box
 }
 

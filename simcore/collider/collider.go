@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"math"
@@ -14,7 +14,7 @@ import (
 // exact distance or one clamped to a narrow band does: the solver relies on it to skip
 // colliders that are out of reach of a whole block of particles.
 type Collider interface {
-	Sample(x Vec3, t float64) (phi float64, n, vco Vec3)
+	Sample(x geom.Vec3, t float64) (phi float64, n, vco geom.Vec3)
 	Surface() Surface
 }
 
@@ -26,10 +26,10 @@ type BoundedCollider interface {
 	Bounds(t float64) (b geom.Box, ok bool)
 }
 
-// emptyBounds holds no point: Min > Max, and a Union with it gives the other box.
-var emptyBounds = geom.Box{
-	Min: Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
-	Max: Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
+// EmptyBox holds no point: Min > Max, and a Union with it gives the other box.
+var EmptyBox = geom.Box{
+	Min: geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
+	Max: geom.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
 }
 
 // Surface says how a collider treats snow that touches it.
@@ -64,14 +64,14 @@ func (m ContactMode) String() string {
 	return "unknown"
 }
 
-// collide applies section 8 to a velocity v of a point at x moving for dt, at time t
+// Collide applies section 8 to a velocity v of a point at x moving for dt, at time t
 // (the end of the step): for every collider with phi <= 0 where the point would end,
 // x + dt v, the velocity relative to the collider is made non-penetrating. A sticky
 // collider also holds a point that touches it now (phi(x) <= 0) but would leave it:
 // snow under an overhang, which gravity alone would pull free before it is tested.
 // The grid (stage 5) and particle (stage 9) collisions both use it.
-func collide(colliders []Collider, x, v Vec3, dt, t float64) Vec3 {
-	end := Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
+func Collide(colliders []Collider, x, v geom.Vec3, dt, t float64) geom.Vec3 {
+	end := geom.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 	for _, c := range colliders {
 		phi, n, vco := c.Sample(end, t)
 		if phi > 0 {
@@ -82,15 +82,15 @@ func collide(colliders []Collider, x, v Vec3, dt, t float64) Vec3 {
 				continue
 			}
 		}
-		v = contact(v, n, vco, c.Surface())
+		v = Contact(v, n, vco, c.Surface())
 	}
 	return v
 }
 
-// nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of
+// Nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of
 // the point c at time t. Since phi changes no faster than distance, phi(c) > r rules a
 // collider out for the whole ball.
-func nearby(dst, all []Collider, c Vec3, r, t float64) []Collider {
+func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 	dst = dst[:0]
 	for _, col := range all {
 		if phi, _, _ := col.Sample(c, t); phi <= r {
@@ -100,18 +100,18 @@ func nearby(dst, all []Collider, c Vec3, r, t float64) []Collider {
 	return dst
 }
 
-// inReach returns the colliders to test for a point moving at v for dt: those that
+// InReach returns the colliders to test for a point moving at v for dt: those that
 // nearby found within its block's reach, which allows one cell of motion, or all of
 // them for a point that moves farther in the step.
-func inReach(near, all []Collider, v Vec3, dt, h float64) []Collider {
+func InReach(near, all []Collider, v geom.Vec3, dt, h float64) []Collider {
 	if dt*dt*v.Dot(v) > h*h {
 		return all
 	}
 	return near
 }
 
-// contact is the velocity response of section 8 for one colliding body.
-func contact(v, n, vco Vec3, s Surface) Vec3 {
+// Contact is the velocity response of section 8 for one colliding body.
+func Contact(v, n, vco geom.Vec3, s Surface) geom.Vec3 {
 	if s.Mode == Sticky {
 		return vco // v'_rel = 0 unconditionally
 	}
@@ -137,12 +137,12 @@ func contact(v, n, vco Vec3, s Surface) Vec3 {
 // velocity (zero for a static one). At time t, phi(x) = shape.phi(x - Velocity t).
 type MovingShape struct {
 	Shape    geom.Shape
-	Velocity Vec3
+	Velocity geom.Vec3
 	Contact  Surface
 }
 
 // Sample implements Collider.
-func (m *MovingShape) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+func (m *MovingShape) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	phi, n := m.Shape.Distance(x.Sub(m.Velocity.Scale(t)))
 	return phi, n, m.Velocity
 }
@@ -161,13 +161,13 @@ func (m *MovingShape) Bounds(t float64) (geom.Box, bool) {
 	return geom.Box{Min: box.Min.Add(d), Max: box.Max.Add(d)}, true
 }
 
-// domainWalls returns the six walls of the box b as half-space colliders whose solid
+// BoxWalls returns the six walls of the box b as half-space colliders whose solid
 // side is outside the box: the wall at Min on axis a is {x_a <= Min_a} with normal +e_a,
 // the wall at Max is {x_a >= Max_a} with normal -e_a.
-func domainWalls(b geom.Box, s Surface) []Collider {
+func BoxWalls(b geom.Box, s Surface) []Collider {
 	var walls []Collider
 	for a := 0; a < 3; a++ {
-		var e Vec3
+		var e geom.Vec3
 		e[a] = 1
 		walls = append(walls,
 			&MovingShape{Shape: geom.HalfSpace{Point: b.Min, Normal: e}, Contact: s},

@@ -1,4 +1,4 @@
-package simcore
+package linalg
 
 import (
 	"fmt"
@@ -6,25 +6,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"snowtools/levelset/geom"
+
 	"gonum.org/v1/gonum/mat"
 )
 
 // svdTol is the accuracy asked of SVD3, in units of ||F||_F (backward error)
 // and absolute (orthogonality of U and V).
 const svdTol = 1e-13
-
-// svdRandRotation returns a uniformly distributed rotation: a random unit
-// quaternion (four normal deviates, normalized) turned into a matrix.
-func svdRandRotation(rng *rand.Rand) Mat3 {
-	w, x, y, z := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
-	n := math.Sqrt(w*w + x*x + y*y + z*z)
-	w, x, y, z = w/n, x/n, y/n, z/n
-	return Mat3{
-		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
-		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
-		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
-	}
-}
 
 // svdAxisRotation is the rotation by angle a about coordinate axis k.
 func svdAxisRotation(k int, a float64) Mat3 {
@@ -50,7 +39,7 @@ func svdOrthoErr(Q Mat3) float64 {
 
 // svdErrors measures one decomposition: backward error relative to ||F||_F
 // and the orthogonality defects of U and V.
-func svdErrors(F, U Mat3, sig Vec3, V Mat3) (rel, oU, oV float64) {
+func svdErrors(F, U Mat3, sig geom.Vec3, V Mat3) (rel, oU, oV float64) {
 	// Rebuild in a scaled frame so that 1e300-sized inputs do not overflow
 	// the check itself.
 	s := 1.0
@@ -62,7 +51,7 @@ func svdErrors(F, U Mat3, sig Vec3, V Mat3) (rel, oU, oV float64) {
 }
 
 // checkSVD verifies every promise of SVD3's doc comment for one F.
-func checkSVD(t *testing.T, name string, F Mat3) (U Mat3, sig Vec3, V Mat3) {
+func checkSVD(t *testing.T, name string, F Mat3) (U Mat3, sig geom.Vec3, V Mat3) {
 	t.Helper()
 	U, sig, V = SVD3(F)
 	rel, oU, oV := svdErrors(F, U, sig, V)
@@ -92,29 +81,29 @@ func svdRelClose(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Abs(
 
 func TestSVD3Special(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	Q := svdRandRotation(rng)
-	P := svdRandRotation(rng)
+	Q := RandomRotation(rng)
+	P := RandomRotation(rng)
 
 	t.Run("zero", func(t *testing.T) {
 		U, sig, V := checkSVD(t, "zero", Mat3{})
-		if sig != (Vec3{}) || U != Identity3 || V != Identity3 {
+		if sig != (geom.Vec3{}) || U != Identity3 || V != Identity3 {
 			t.Errorf("zero: got %v %v %v", U, sig, V)
 		}
 	})
 	t.Run("identity", func(t *testing.T) {
 		U, sig, V := checkSVD(t, "identity", Identity3)
-		if sig != (Vec3{1, 1, 1}) || U != Identity3 || V != Identity3 {
+		if sig != (geom.Vec3{1, 1, 1}) || U != Identity3 || V != Identity3 {
 			t.Errorf("identity: got %v %v %v", U, sig, V)
 		}
 	})
 	t.Run("diagonal", func(t *testing.T) {
 		// Every order and sign pattern of three distinct magnitudes, and of
 		// repeated ones.
-		for _, mags := range []Vec3{{1, 2, 3}, {1, 1, 3}, {2, 2, 2}, {0, 1, 2}, {0, 0, 5}, {1e-12, 1, 1e12}} {
+		for _, mags := range []geom.Vec3{{1, 2, 3}, {1, 1, 3}, {2, 2, 2}, {0, 1, 2}, {0, 0, 5}, {1e-12, 1, 1e12}} {
 			for perm := 0; perm < 6; perm++ {
 				i := [6][3]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}[perm]
 				for signs := 0; signs < 8; signs++ {
-					var d Vec3
+					var d geom.Vec3
 					for k := 0; k < 3; k++ {
 						d[k] = mags[i[k]]
 						if signs>>k&1 == 1 {
@@ -135,7 +124,7 @@ func TestSVD3Special(t *testing.T) {
 	})
 	t.Run("rotations", func(t *testing.T) {
 		for i := 0; i < 200; i++ {
-			R := svdRandRotation(rng)
+			R := RandomRotation(rng)
 			if i < 30 {
 				R = svdAxisRotation(i%3, float64(i)*0.37-5)
 			}
@@ -151,18 +140,18 @@ func TestSVD3Special(t *testing.T) {
 	})
 	t.Run("rank deficient", func(t *testing.T) {
 		for i := 0; i < 200; i++ {
-			Q := svdRandRotation(rng)
-			P := svdRandRotation(rng)
+			Q := RandomRotation(rng)
+			P := RandomRotation(rng)
 			a, b := 0.1+rng.Float64(), 0.1+rng.Float64()
 			cases := []struct {
 				name string
-				d    Vec3
+				d    geom.Vec3
 			}{
-				{"rank2", Vec3{a + b, b, 0}},
-				{"rank1", Vec3{a, 0, 0}},
-				{"rank2 repeated", Vec3{a, a, 0}},
-				{"near singular", Vec3{1, a, 1e-12}},
-				{"inverted", Vec3{1 + a, 1, -b}},
+				{"rank2", geom.Vec3{a + b, b, 0}},
+				{"rank1", geom.Vec3{a, 0, 0}},
+				{"rank2 repeated", geom.Vec3{a, a, 0}},
+				{"near singular", geom.Vec3{1, a, 1e-12}},
+				{"inverted", geom.Vec3{1 + a, 1, -b}},
 			}
 			for _, c := range cases {
 				F := Q.Mul(Diag(c.d)).Mul(P.T())
@@ -179,21 +168,21 @@ func TestSVD3Special(t *testing.T) {
 				}
 			}
 			// Exact outer products, the usual shape of a rank-1 update.
-			x := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
-			y := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			x := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+			y := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 			_, sig, _ := checkSVD(t, "outer", Outer(x, y))
 			if !svdRelClose(sig[0], x.Norm()*y.Norm(), 1e-14) || sig[1] > 1e-15*sig[0] {
 				t.Errorf("outer: sigma %v, want %v", sig, x.Norm()*y.Norm())
 			}
 			// Matrices with zero rows or columns.
-			F := Q.Mul(Diag(Vec3{a, b, 1}))
+			F := Q.Mul(Diag(geom.Vec3{a, b, 1}))
 			F[3*(i%3)+0], F[3*(i%3)+1], F[3*(i%3)+2] = 0, 0, 0
 			checkSVD(t, "zero row", F)
 			checkSVD(t, "zero column", F.T())
 		}
 	})
 	t.Run("scales", func(t *testing.T) {
-		base := Q.Mul(Diag(Vec3{3, 2, -0.5})).Mul(P)
+		base := Q.Mul(Diag(geom.Vec3{3, 2, -0.5})).Mul(P)
 		for e := -300; e <= 300; e += 10 {
 			s := math.Pow(10, float64(e))
 			_, sig, _ := checkSVD(t, fmt.Sprintf("scale 1e%d", e), base.Scale(s))
@@ -202,8 +191,8 @@ func TestSVD3Special(t *testing.T) {
 			}
 		}
 		// Subnormal entries: only the structure can be checked.
-		_, sig, _ := checkSVD(t, "subnormal", Diag(Vec3{4e-320, -2e-320, 1e-320}))
-		if sig != (Vec3{4e-320, 2e-320, -1e-320}) {
+		_, sig, _ := checkSVD(t, "subnormal", Diag(geom.Vec3{4e-320, -2e-320, 1e-320}))
+		if sig != (geom.Vec3{4e-320, 2e-320, -1e-320}) {
 			t.Errorf("subnormal: sigma %v", sig)
 		}
 		// Wildly different magnitudes in one matrix.
@@ -215,17 +204,17 @@ func TestSVD3Special(t *testing.T) {
 		// is against D itself: rounding Q D or D Q to doubles perturbs each
 		// entry relative to its own size, which moves the singular values
 		// only relatively (by ~eps cond(Q) = eps).
-		D := Diag(Vec3{1, 1e-8, 1e-12})
+		D := Diag(geom.Vec3{1, 1e-8, 1e-12})
 		worst := 0.0
 		for i := 0; i < 200; i++ {
-			Q := svdRandRotation(rng)
+			Q := RandomRotation(rng)
 			for _, g := range []struct {
 				name string
 				F    Mat3
 				sign float64
 			}{{"Q D", Q.Mul(D), 1}, {"D Q", D.Mul(Q), 1}, {"-Q D", Q.Mul(D).Scale(-1), -1}, {"-D Q^T", D.Mul(Q.T()).Scale(-1), -1}} {
 				_, sig, _ := checkSVD(t, g.name, g.F)
-				want := Vec3{1, 1e-8, g.sign * 1e-12}
+				want := geom.Vec3{1, 1e-8, g.sign * 1e-12}
 				for k := 0; k < 3; k++ {
 					e := math.Abs(sig[k]-want[k]) / math.Abs(want[k])
 					worst = math.Max(worst, e)
@@ -329,14 +318,14 @@ var svdInputs = []svdInput{
 	}},
 	{"ill conditioned", func(rng *rand.Rand) Mat3 {
 		// Singular values log-uniform over 1e-12..1, random signs.
-		var d Vec3
+		var d geom.Vec3
 		for k := range d {
 			d[k] = math.Pow(10, -12*rng.Float64())
 			if rng.IntN(2) == 0 {
 				d[k] = -d[k]
 			}
 		}
-		return svdRandRotation(rng).Mul(Diag(d)).Mul(svdRandRotation(rng))
+		return RandomRotation(rng).Mul(Diag(d)).Mul(RandomRotation(rng))
 	}},
 	{"graded columns", func(rng *rand.Rand) Mat3 {
 		var F Mat3
@@ -351,7 +340,7 @@ var svdInputs = []svdInput{
 	{"clustered", func(rng *rand.Rand) Mat3 {
 		// Two nearly equal singular values: the hard case for convergence.
 		a := 1 + 1e-10*rng.NormFloat64()
-		return svdRandRotation(rng).Mul(Diag(Vec3{1, a, 0.5})).Mul(svdRandRotation(rng))
+		return RandomRotation(rng).Mul(Diag(geom.Vec3{1, a, 0.5})).Mul(RandomRotation(rng))
 	}},
 	{"inverted", func(rng *rand.Rand) Mat3 {
 		F := svdNearIdentity(rng)
@@ -360,7 +349,7 @@ var svdInputs = []svdInput{
 	}},
 	{"near singular", func(rng *rand.Rand) Mat3 {
 		// A rank-2 matrix plus an eps-sized perturbation: det F straddles 0.
-		F := svdRandRotation(rng).Mul(Diag(Vec3{1 + rng.Float64(), rng.Float64(), 0})).Mul(svdRandRotation(rng))
+		F := RandomRotation(rng).Mul(Diag(geom.Vec3{1 + rng.Float64(), rng.Float64(), 0})).Mul(RandomRotation(rng))
 		for i := range F {
 			F[i] += 1e-15 * rng.NormFloat64()
 		}
@@ -371,8 +360,8 @@ var svdInputs = []svdInput{
 // svdNearIdentity returns R diag(1 +- 3%) R', the typical deformation gradient
 // the solver decomposes.
 func svdNearIdentity(rng *rand.Rand) Mat3 {
-	d := Vec3{1 + 0.03*(2*rng.Float64()-1), 1 + 0.03*(2*rng.Float64()-1), 1 + 0.03*(2*rng.Float64()-1)}
-	return svdRandRotation(rng).Mul(Diag(d)).Mul(svdRandRotation(rng))
+	d := geom.Vec3{1 + 0.03*(2*rng.Float64()-1), 1 + 0.03*(2*rng.Float64()-1), 1 + 0.03*(2*rng.Float64()-1)}
+	return RandomRotation(rng).Mul(Diag(d)).Mul(RandomRotation(rng))
 }
 
 // TestSVD3Random checks 10,000 random matrices and compares the singular
@@ -394,7 +383,7 @@ func TestSVD3Random(t *testing.T) {
 			t.Fatalf("gonum failed on %v", F)
 		}
 		want := gsvd.Values(nil)
-		got := Vec3{sig[0], sig[1], math.Abs(sig[2])}
+		got := geom.Vec3{sig[0], sig[1], math.Abs(sig[2])}
 		for k := 0; k < 3; k++ {
 			e := math.Abs(got[k]-want[k]) / want[0]
 			worstVsGonum = math.Max(worstVsGonum, e)
@@ -436,7 +425,7 @@ func TestPolar3(t *testing.T) {
 				t.Errorf("%s: det F > 0 but sigma %v", name, sig)
 			}
 			for k := 0; k < 20; k++ {
-				x := Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
+				x := geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 				if q := x.Dot(S.MulVec(x)); q < -1e-14*n*x.Dot(x) {
 					t.Errorf("%s: x^T S x = %v < 0", name, q)
 				}
@@ -445,16 +434,16 @@ func TestPolar3(t *testing.T) {
 	}
 	check("zero", Mat3{})
 	check("identity", Identity3)
-	check("reflection", Diag(Vec3{1, 1, -1}))
+	check("reflection", Diag(geom.Vec3{1, 1, -1}))
 	for i := 0; i < 2000; i++ {
 		in := svdInputs[i%len(svdInputs)]
 		check(in.name, in.gen(rng))
 	}
 	// Nearly inverted: det F passes through zero. R must stay a rotation and
 	// be continuous in F away from the fold.
-	Q, P := svdRandRotation(rng), svdRandRotation(rng)
+	Q, P := RandomRotation(rng), RandomRotation(rng)
 	for _, d3 := range []float64{1e-3, 1e-9, 1e-15, 0, -1e-15, -1e-9, -1e-3, -0.5} {
-		F := Q.Mul(Diag(Vec3{1.2, 0.9, d3})).Mul(P)
+		F := Q.Mul(Diag(geom.Vec3{1.2, 0.9, d3})).Mul(P)
 		check(fmt.Sprintf("d3=%g", d3), F)
 		R, _ := Polar3(F)
 		if d := R.Sub(Q.Mul(P)).FrobeniusNorm(); d > 1e-12 {

@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"math"
@@ -7,34 +7,34 @@ import (
 	"snowtools/levelset/geom"
 )
 
-func near(a, b Vec3, tol float64) bool { return a.Sub(b).Norm() <= tol }
+func near(a, b geom.Vec3, tol float64) bool { return a.Sub(b).Norm() <= tol }
 
 // The response of section 8, case by case, in the frame of a moving collider.
 func TestContactRules(t *testing.T) {
-	n := Vec3{0, 1, 0}
-	vco := Vec3{1, 0, 0} // the collider slides along x
+	n := geom.Vec3{0, 1, 0}
+	vco := geom.Vec3{1, 0, 0} // the collider slides along x
 	rough := Surface{Mode: Separate, Friction: 0.5}
 	cases := []struct {
 		name string
-		v    Vec3
+		v    geom.Vec3
 		s    Surface
-		want Vec3
+		want geom.Vec3
 	}{
 		// Separating: v_n >= 0 relative to the collider, no change.
-		{"separating", Vec3{3, 2, 0}, rough, Vec3{3, 2, 0}},
-		{"resting", Vec3{3, 0, 0}, rough, Vec3{3, 0, 0}},
+		{"separating", geom.Vec3{3, 2, 0}, rough, geom.Vec3{3, 2, 0}},
+		{"resting", geom.Vec3{3, 0, 0}, rough, geom.Vec3{3, 0, 0}},
 		// Sticking: |v_t| = 1 <= -mu v_n = 0.5*4 = 2, so v_rel' = 0.
-		{"sticking", Vec3{2, -4, 0}, rough, vco},
+		{"sticking", geom.Vec3{2, -4, 0}, rough, vco},
 		// Dynamic friction: v_t = (4,0,0), v_n = -2: v_rel' = v_t + mu v_n v_t/|v_t| = (3,0,0).
-		{"dynamic friction", Vec3{5, -2, 0}, rough, Vec3{4, 0, 0}},
+		{"dynamic friction", geom.Vec3{5, -2, 0}, rough, geom.Vec3{4, 0, 0}},
 		// Slip: only the normal part goes.
-		{"slip", Vec3{5, -2, 1}, Surface{Mode: Slip, Friction: 0.5}, Vec3{5, 0, 1}},
+		{"slip", geom.Vec3{5, -2, 1}, Surface{Mode: Slip, Friction: 0.5}, geom.Vec3{5, 0, 1}},
 		// Sticky: v_rel' = 0 even when separating.
-		{"sticky separating", Vec3{3, 2, 0}, Surface{Mode: Sticky}, vco},
-		{"sticky approaching", Vec3{0, -1, 7}, Surface{Mode: Sticky}, vco},
+		{"sticky separating", geom.Vec3{3, 2, 0}, Surface{Mode: Sticky}, vco},
+		{"sticky approaching", geom.Vec3{0, -1, 7}, Surface{Mode: Sticky}, vco},
 	}
 	for _, c := range cases {
-		if got := contact(c.v, n, vco, c.s); !near(got, c.want, 1e-12) {
+		if got := Contact(c.v, n, vco, c.s); !near(got, c.want, 1e-12) {
 			t.Errorf("%s: v = %v -> %v, want %v", c.name, c.v, got, c.want)
 		}
 	}
@@ -42,11 +42,11 @@ func TestContactRules(t *testing.T) {
 
 // Friction never reverses the tangential motion and never adds energy, for any normal.
 func TestContactDissipates(t *testing.T) {
-	normals := []Vec3{{0, 1, 0}, Vec3{1, 2, 3}.Unit(), Vec3{-0.5, 0.1, 0.7}.Unit()}
+	normals := []geom.Vec3{{0, 1, 0}, geom.Vec3{1, 2, 3}.Unit(), geom.Vec3{-0.5, 0.1, 0.7}.Unit()}
 	for _, n := range normals {
 		for mu := 0.0; mu <= 2; mu += 0.25 {
-			for _, v := range []Vec3{{1, -1, 0}, {-3, -0.2, 2}, {0.1, -5, 0.3}} {
-				out := contact(v, n, Vec3{}, Surface{Mode: Separate, Friction: mu})
+			for _, v := range []geom.Vec3{{1, -1, 0}, {-3, -0.2, 2}, {0.1, -5, 0.3}} {
+				out := Contact(v, n, geom.Vec3{}, Surface{Mode: Separate, Friction: mu})
 				if out.Dot(n) < -1e-12 {
 					t.Errorf("n=%v mu=%g v=%v: still approaching: %v", n, mu, v, out)
 				}
@@ -66,33 +66,33 @@ func TestContactDissipates(t *testing.T) {
 // contain the point change the velocity.
 func TestMovingShapeAndCollide(t *testing.T) {
 	plate := &MovingShape{
-		Shape:    geom.HalfSpace{Point: Vec3{0, 1, 0}, Normal: Vec3{0, -1, 0}}, // solid above y = 1
-		Velocity: Vec3{0, -2, 0},
+		Shape:    geom.HalfSpace{Point: geom.Vec3{0, 1, 0}, Normal: geom.Vec3{0, -1, 0}}, // solid above y = 1
+		Velocity: geom.Vec3{0, -2, 0},
 		Contact:  Surface{Mode: Slip},
 	}
-	phi, n, v := plate.Sample(Vec3{0, 0.5, 0}, 0.2) // the face is at y = 0.6 at t = 0.2
-	if math.Abs(phi-0.1) > 1e-12 || n != (Vec3{0, -1, 0}) || v != (Vec3{0, -2, 0}) {
+	phi, n, v := plate.Sample(geom.Vec3{0, 0.5, 0}, 0.2) // the face is at y = 0.6 at t = 0.2
+	if math.Abs(phi-0.1) > 1e-12 || n != (geom.Vec3{0, -1, 0}) || v != (geom.Vec3{0, -2, 0}) {
 		t.Fatalf("Sample = %g, %v, %v", phi, n, v)
 	}
 	cols := []Collider{plate}
-	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0, 0.2); got != (Vec3{0, 1, 0}) {
+	if got := Collide(cols, geom.Vec3{0, 0.5, 0}, geom.Vec3{0, 1, 0}, 0, 0.2); got != (geom.Vec3{0, 1, 0}) {
 		t.Errorf("outside the plate the velocity changed: %v", got)
 	}
 	// Inside at t = 0.3 (face at y = 0.4): approaching relative velocity 3 becomes the plate's.
-	if got := collide(cols, Vec3{0, 0.5, 0}, Vec3{0, 1, 0}, 0, 0.3); !near(got, Vec3{0, -2, 0}, 1e-12) {
+	if got := Collide(cols, geom.Vec3{0, 0.5, 0}, geom.Vec3{0, 1, 0}, 0, 0.3); !near(got, geom.Vec3{0, -2, 0}, 1e-12) {
 		t.Errorf("inside the plate: %v, want the plate's velocity", got)
 	}
 	// Tested where the point ends: from y = 0.45 at 1.5 m/s for 0.1 s it reaches 0.6,
 	// the face at t = 0.2.
-	if got := collide(cols, Vec3{0, 0.45, 0}, Vec3{0, 1.5, 0}, 0.1, 0.2); !near(got, Vec3{0, -2, 0}, 1e-12) {
+	if got := Collide(cols, geom.Vec3{0, 0.45, 0}, geom.Vec3{0, 1.5, 0}, 0.1, 0.2); !near(got, geom.Vec3{0, -2, 0}, 1e-12) {
 		t.Errorf("ending inside the plate: %v, want the plate's velocity", got)
 	}
 	// A sticky plate holds a point on its face that is moving away from it; a slip
 	// plate lets it go.
 	for _, mode := range []ContactMode{Slip, Sticky} {
 		plate.Contact.Mode = mode
-		got := collide(cols, Vec3{0, 0.6, 0}, Vec3{0, -3, 0}, 0.1, 0.2)
-		want := Vec3{0, -3, 0}
+		got := Collide(cols, geom.Vec3{0, 0.6, 0}, geom.Vec3{0, -3, 0}, 0.1, 0.2)
+		want := geom.Vec3{0, -3, 0}
 		if mode == Sticky {
 			want = plate.Velocity
 		}
@@ -104,8 +104,8 @@ func TestMovingShapeAndCollide(t *testing.T) {
 
 // The domain walls' distances, positive inside the domain.
 func TestDomainWalls(t *testing.T) {
-	walls := domainWalls(geom.Box{Min: Vec3{0, 0, 0}, Max: Vec3{1, 2, 3}}, Surface{})
-	inside := Vec3{0.25, 0.5, 2.5}
+	walls := BoxWalls(geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 2, 3}}, Surface{})
+	inside := geom.Vec3{0.25, 0.5, 2.5}
 	want := []float64{0.25, 0.75, 0.5, 1.5, 2.5, 0.5}
 	for i, w := range walls {
 		if phi, _, _ := w.Sample(inside, 0); math.Abs(phi-want[i]) > 1e-12 {

@@ -1,13 +1,10 @@
-package simcore
+package linalg
 
 import (
 	"math"
 
 	"snowtools/levelset/geom"
 )
-
-// Vec3 is the solver's 3-vector; it is the geometry core's type.
-type Vec3 = geom.Vec3
 
 // Mat3 is a 3x3 matrix in row-major order: m[3*r+c] is row r, column c.
 type Mat3 [9]float64
@@ -27,8 +24,8 @@ func (a Mat3) Mul(b Mat3) Mat3 {
 }
 
 // MulVec returns a v.
-func (a Mat3) MulVec(v Vec3) Vec3 {
-	return Vec3{
+func (a Mat3) MulVec(v geom.Vec3) geom.Vec3 {
+	return geom.Vec3{
 		a[0]*v[0] + a[1]*v[1] + a[2]*v[2],
 		a[3]*v[0] + a[4]*v[1] + a[5]*v[2],
 		a[6]*v[0] + a[7]*v[1] + a[8]*v[2],
@@ -79,10 +76,10 @@ func (a Mat3) FrobeniusNorm() float64 {
 }
 
 // Diag returns the diagonal matrix with d on its diagonal.
-func Diag(d Vec3) Mat3 { return Mat3{d[0], 0, 0, 0, d[1], 0, 0, 0, d[2]} }
+func Diag(d geom.Vec3) Mat3 { return Mat3{d[0], 0, 0, 0, d[1], 0, 0, 0, d[2]} }
 
 // Outer returns the outer product a b^T.
-func Outer(a, b Vec3) Mat3 {
+func Outer(a, b geom.Vec3) Mat3 {
 	return Mat3{
 		a[0] * b[0], a[0] * b[1], a[0] * b[2],
 		a[1] * b[0], a[1] * b[1], a[1] * b[2],

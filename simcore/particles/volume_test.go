@@ -1,4 +1,4 @@
-package simcore
+package particles
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"snowtools/levelset"
+	"snowtools/simcore/bspline"
 )
 
 // randomCloud returns n particles in a box around the origin (so that negative voxel
@@ -82,7 +83,7 @@ func TestVolumeUsesTheSolverKernel(t *testing.T) {
 	v.Density.ForEachActive(func(c levelset.Coord, rho float32) {
 		w := 1.0
 		for a := 0; a < 3; a++ {
-			w *= BSpline(float64(float32(x[a]))/dx - float64(c[a]))
+			w *= bspline.N(float64(float32(x[a]))/dx - float64(c[a]))
 		}
 		want := float64(m) * w / (dx * dx * dx)
 		worst = max(worst, math.Abs(float64(rho)-want)/want)

@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"errors"
@@ -93,7 +93,7 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 		s.interp = math.Max(s.interp, math.Sqrt(3)*k.Surface.VoxelSize)
 		s.vmax = math.Max(s.vmax, maxSpeed(k.Velocity))
 	}
-	s.bounds = emptyBounds
+	s.bounds = EmptyBox
 	for _, k := range [2]*Keyframe{a, b} {
 		if kb, ok := k.Surface.WorldBounds(); ok {
 			s.bounds = s.bounds.Union(kb)
@@ -156,10 +156,10 @@ func (c *DeformingLevelSet) samplers(seg *segment) *keyframeSamplers {
 // there, while grad phi stays consistent with the phi that decides contact; it also
 // comes with the value for no extra lookup. Where the blend vanishes (beyond the band,
 // where phi is flat) n is zero.
-func (c *DeformingLevelSet) Interpolate(x Vec3, t float64) (phi float64, n, vco Vec3) {
+func (c *DeformingLevelSet) Interpolate(x geom.Vec3, t float64) (phi float64, n, vco geom.Vec3) {
 	seg := c.seg.Load()
 	if seg == nil {
-		return math.Inf(1), Vec3{}, Vec3{}
+		return math.Inf(1), geom.Vec3{}, geom.Vec3{}
 	}
 	s := c.samplers(seg)
 	phi, n, vco, _ = s.interpolate(x, t)
@@ -168,7 +168,7 @@ func (c *DeformingLevelSet) Interpolate(x Vec3, t float64) (phi float64, n, vco 
 }
 
 // interpolate is Interpolate with s's samplers; it also returns gamma.
-func (s *keyframeSamplers) interpolate(x Vec3, t float64) (phi float64, n, vco Vec3, gamma float64) {
+func (s *keyframeSamplers) interpolate(x geom.Vec3, t float64) (phi float64, n, vco geom.Vec3, gamma float64) {
 	seg := s.seg
 	gamma = math.Min(math.Max((t-seg.t0)/seg.dt, 0), 1)
 	w := [2]float64{1 - gamma, gamma}
@@ -178,8 +178,8 @@ func (s *keyframeSamplers) interpolate(x Vec3, t float64) (phi float64, n, vco V
 		}
 	}
 	// Where each keyframe held the surface point that is at x now.
-	at := [2]Vec3{x.Sub(vco.Scale(gamma * seg.dt)), x.Add(vco.Scale((1 - gamma) * seg.dt))}
-	var grad Vec3
+	at := [2]geom.Vec3{x.Sub(vco.Scale(gamma * seg.dt)), x.Add(vco.Scale((1 - gamma) * seg.dt))}
+	var grad geom.Vec3
 	for i := range 2 {
 		if w[i] == 0 {
 			continue
@@ -205,10 +205,10 @@ func (s *keyframeSamplers) interpolate(x Vec3, t float64) (phi float64, n, vco V
 // (1 - gamma) dt, times |v_co(y) - v_co(c)| <= v_max + |v_co(c)|. Sample reports phi(c)
 // minus that margin, kept positive so that contact (phi <= 0) is decided exactly as by
 // Interpolate. The margin is zero at the keyframes apart from the trilinear term.
-func (c *DeformingLevelSet) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+func (c *DeformingLevelSet) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	seg := c.seg.Load()
 	if seg == nil {
-		return math.Inf(1), Vec3{}, Vec3{}
+		return math.Inf(1), geom.Vec3{}, geom.Vec3{}
 	}
 	s := c.samplers(seg)
 	phi, n, vco, gamma := s.interpolate(x, t)
@@ -226,7 +226,7 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 	if seg := c.seg.Load(); seg != nil {
 		return seg.bounds, true
 	}
-	return emptyBounds, true
+	return EmptyBox, true
 }
 
 // clearanceFloor, times sqrt(3) h, is the least positive phi Sample reports for a point

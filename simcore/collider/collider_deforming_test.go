@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"math"
@@ -13,7 +13,7 @@ import (
 // the voxels in [lo, hi]: phi within the band of half-width w voxels (active), ±w h
 // beyond it (inactive), and on the band vel at the closest surface point x - phi n
 // (nil vel: no velocity grid).
-func keyframeFromShape(shape geom.Shape, vel func(Vec3) Vec3, h float64, w int, lo, hi Vec3) *Keyframe {
+func keyframeFromShape(shape geom.Shape, vel func(geom.Vec3) geom.Vec3, h float64, w int, lo, hi geom.Vec3) *Keyframe {
 	tr := levelset.Transform{VoxelSize: h}
 	band := float64(w) * h
 	k := &Keyframe{Surface: levelset.NewGrid(tr, float32(band))}
@@ -44,7 +44,9 @@ func keyframeFromShape(shape geom.Shape, vel func(Vec3) Vec3, h float64, w int, 
 	return k
 }
 
-func uniformVelocity(v Vec3) func(Vec3) Vec3 { return func(Vec3) Vec3 { return v } }
+func uniformVelocity(v geom.Vec3) func(geom.Vec3) geom.Vec3 {
+	return func(geom.Vec3) geom.Vec3 { return v }
+}
 
 // lcgRNG is a small deterministic generator of numbers in [-1/2, 1/2).
 type lcgRNG float64
@@ -61,13 +63,13 @@ func (g *lcgRNG) next() float64 {
 // trilinear phi is to theirs.
 func TestDeformingTranslationIsExact(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
-	for _, d := range []Vec3{{4 * h, -2 * h, h}, {3.3 * h, -1.7 * h, 0.6 * h}} {
-		c0 := Vec3{0.013, 0.5, -0.021}
+	for _, d := range []geom.Vec3{{4 * h, -2 * h, h}, {3.3 * h, -1.7 * h, 0.6 * h}} {
+		c0 := geom.Vec3{0.013, 0.5, -0.021}
 		sphereAt := func(g float64) geom.Sphere {
 			return geom.Sphere{Center: c0.Add(d.Scale(g)), Radius: 0.2}
 		}
 		v := d.Scale(1 / dt)
-		lo, hi := c0.Sub(Vec3{0.4, 0.4, 0.4}), c0.Add(Vec3{0.5, 0.5, 0.5})
+		lo, hi := c0.Sub(geom.Vec3{0.4, 0.4, 0.4}), c0.Add(geom.Vec3{0.5, 0.5, 0.5})
 		// A band of 8 voxels: the points tested, within 2 h of the surface, and their
 		// lookups' cells, 1 h more, stay in both keyframes' bands up to 5 h of motion.
 		a := keyframeFromShape(sphereAt(0), uniformVelocity(v), h, 8, lo, hi)
@@ -83,7 +85,7 @@ func TestDeformingTranslationIsExact(t *testing.T) {
 			s := sphereAt(g)
 			for k := 0; k < 3000; k++ {
 				// A point within 2 h of the surface at gamma.
-				dir := Vec3{rng.next(), rng.next(), rng.next()}.Unit()
+				dir := geom.Vec3{rng.next(), rng.next(), rng.next()}.Unit()
 				x := s.Center.Add(dir.Scale(s.Radius + 4*h*rng.next()))
 				phi, n, vco := c.Interpolate(x, 1+g*dt)
 				exact, en := s.Distance(x)
@@ -116,10 +118,10 @@ func TestDeformingTranslationIsExact(t *testing.T) {
 func TestDeformingThinPlateDoesNotVanish(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
 	plateAt := func(x0 float64) geom.Box {
-		return geom.Box{Min: Vec3{x0, -1, -1}, Max: Vec3{x0 + 2*h, 1, 1}}
+		return geom.Box{Min: geom.Vec3{x0, -1, -1}, Max: geom.Vec3{x0 + 2*h, 1, 1}}
 	}
-	v := Vec3{4 * h / dt, 0, 0}
-	lo, hi := Vec3{-0.2, -0.1, -0.1}, Vec3{0.3, 0.1, 0.1}
+	v := geom.Vec3{4 * h / dt, 0, 0}
+	lo, hi := geom.Vec3{-0.2, -0.1, -0.1}, geom.Vec3{0.3, 0.1, 0.1}
 	a := keyframeFromShape(plateAt(0), uniformVelocity(v), h, 8, lo, hi)
 	b := keyframeFromShape(plateAt(4*h), uniformVelocity(v), h, 8, lo, hi)
 	var c DeformingLevelSet
@@ -130,16 +132,16 @@ func TestDeformingThinPlateDoesNotVanish(t *testing.T) {
 		plate := plateAt(4 * h * g)
 		for x := -2 * h; x <= 8*h; x += h / 8 { // within 3 h of the plate's positions
 
-			p := Vec3{x, 0.013, -0.007}
+			p := geom.Vec3{x, 0.013, -0.007}
 			phi, n, vco := c.Interpolate(p, g*dt)
 			exact, _ := plate.Distance(p)
 			side := p[0] - plate.Min[0] - h // the normal flips at the plate's middle
-			if math.Abs(phi-exact) > 1e-5*h || !near(vco, v, 1e-6) || (math.Abs(side) > h/16 && !near(n, Vec3{math.Copysign(1, side), 0, 0}, 1e-6)) {
+			if math.Abs(phi-exact) > 1e-5*h || !near(vco, v, 1e-6) || (math.Abs(side) > h/16 && !near(n, geom.Vec3{math.Copysign(1, side), 0, 0}, 1e-6)) {
 				t.Fatalf("gamma %g, x = %.4f: phi %g n %v v_co %v; exact %g", g, x, phi, n, vco, exact)
 			}
 		}
 	}
-	mid := Vec3{3 * h, 0, 0} // the plate's middle half-way
+	mid := geom.Vec3{3 * h, 0, 0} // the plate's middle half-way
 	p0, _, _ := c.Interpolate(mid, 0)
 	p1, _, _ := c.Interpolate(mid, dt)
 	phi, _, _ := c.Interpolate(mid, dt/2)
@@ -160,12 +162,12 @@ func TestDeformingThinPlateDoesNotVanish(t *testing.T) {
 func TestDeformingRotation(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
 	const step = 10 * math.Pi / 180
-	axis := Vec3{0.2, 1, 0.3}.Unit()
-	centre := Vec3{0.5, 0.5, 0.5}
+	axis := geom.Vec3{0.2, 1, 0.3}.Unit()
+	centre := geom.Vec3{0.5, 0.5, 0.5}
 	omega := axis.Scale(step / dt)
-	half := Vec3{8 * h, 5 * h, 6 * h}
+	half := geom.Vec3{8 * h, 5 * h, 6 * h}
 	for _, shape := range []geom.Shape{
-		geom.Sphere{Center: Vec3{8 * h, 0, 0}, Radius: 6 * h},
+		geom.Sphere{Center: geom.Vec3{8 * h, 0, 0}, Radius: 6 * h},
 		geom.Box{Min: half.Scale(-1), Max: half},
 	} {
 		body, err := NewRigidBody(shape, []TranslationKey{{T: 0, P: centre}},
@@ -173,9 +175,9 @@ func TestDeformingRotation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vel := func(cp Vec3) Vec3 { return omega.Cross(cp.Sub(centre)) } // the closest point's velocity
+		vel := func(cp geom.Vec3) geom.Vec3 { return omega.Cross(cp.Sub(centre)) } // the closest point's velocity
 		r := 0.4
-		lo, hi := centre.Sub(Vec3{r, r, r}), centre.Add(Vec3{r, r, r})
+		lo, hi := centre.Sub(geom.Vec3{r, r, r}), centre.Add(geom.Vec3{r, r, r})
 		keyframe := func(tm float64) *Keyframe { return keyframeFromShape(rigidShape{body, tm}, vel, h, 6, lo, hi) }
 		var c DeformingLevelSet
 		if err := c.SetKeyframes(keyframe(0), keyframe(dt), 0, dt); err != nil {
@@ -189,7 +191,7 @@ func TestDeformingRotation(t *testing.T) {
 			var worstFace, worstExact, refExact, sum2 float64
 			count := 0
 			for k := 0; k < 20000; k++ {
-				x := centre.Add(Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.5))
+				x := centre.Add(geom.Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.5))
 				exact, _, _ := body.Sample(x, g*dt)
 				if math.Abs(exact) > h {
 					continue
@@ -230,7 +232,7 @@ type rigidShape struct {
 	t    float64
 }
 
-func (r rigidShape) Distance(p Vec3) (float64, Vec3) {
+func (r rigidShape) Distance(p geom.Vec3) (float64, geom.Vec3) {
 	phi, n, _ := r.body.Sample(p, r.t)
 	return phi, n
 }
@@ -241,10 +243,10 @@ func (r rigidShape) Distance(p Vec3) (float64, Vec3) {
 func TestDeformingSampleIsSafeForPruning(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
 	plateAt := func(x0 float64) geom.Box {
-		return geom.Box{Min: Vec3{x0, -0.1, -1}, Max: Vec3{x0 + 2*h, 0.1, 1}}
+		return geom.Box{Min: geom.Vec3{x0, -0.1, -1}, Max: geom.Vec3{x0 + 2*h, 0.1, 1}}
 	}
-	v := Vec3{4 * h / dt, 0, 0}
-	lo, hi := Vec3{-0.3, -0.3, -0.2}, Vec3{0.4, 0.3, 0.2}
+	v := geom.Vec3{4 * h / dt, 0, 0}
+	lo, hi := geom.Vec3{-0.3, -0.3, -0.2}, geom.Vec3{0.4, 0.3, 0.2}
 	var c DeformingLevelSet
 	if err := c.SetKeyframes(keyframeFromShape(plateAt(0), uniformVelocity(v), h, 5, lo, hi),
 		keyframeFromShape(plateAt(4*h), uniformVelocity(v), h, 5, lo, hi), 0, dt); err != nil {
@@ -254,8 +256,8 @@ func TestDeformingSampleIsSafeForPruning(t *testing.T) {
 	rawViolations := 0
 	for k := 0; k < 100000; k++ {
 		tm := dt * (rng.next() + 0.5)
-		cp := Vec3{0.05 + 0.4*rng.next(), 0.4 * rng.next(), 0.2 * rng.next()}
-		y := cp.Add(Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.25))
+		cp := geom.Vec3{0.05 + 0.4*rng.next(), 0.4 * rng.next(), 0.2 * rng.next()}
+		y := cp.Add(geom.Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.25))
 		pc, _, _ := c.Sample(cp, tm)
 		py, _, _ := c.Sample(y, tm)
 		raw, _, _ := c.Interpolate(y, tm)
@@ -279,14 +281,14 @@ func TestDeformingSampleIsSafeForPruning(t *testing.T) {
 // hold the nearer keyframe.
 func TestDeformingConcurrencyAndSetup(t *testing.T) {
 	const h = 0.02
-	s0 := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	s1 := geom.Sphere{Center: Vec3{0.56, 0.5, 0.5}, Radius: 0.2}
-	v := Vec3{0.06, 0, 0}
-	lo, hi := Vec3{0.1, 0.1, 0.1}, Vec3{0.9, 0.9, 0.9}
+	s0 := geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	s1 := geom.Sphere{Center: geom.Vec3{0.56, 0.5, 0.5}, Radius: 0.2}
+	v := geom.Vec3{0.06, 0, 0}
+	lo, hi := geom.Vec3{0.1, 0.1, 0.1}, geom.Vec3{0.9, 0.9, 0.9}
 	a := keyframeFromShape(s0, uniformVelocity(v), h, 4, lo, hi)
 	b := keyframeFromShape(s1, uniformVelocity(v), h, 4, lo, hi)
 	var c DeformingLevelSet
-	if phi, _, _ := c.Sample(Vec3{0.5, 0.5, 0.5}, 0); !math.IsInf(phi, 1) {
+	if phi, _, _ := c.Sample(geom.Vec3{0.5, 0.5, 0.5}, 0); !math.IsInf(phi, 1) {
 		t.Errorf("without keyframes: phi = %g, want +Inf", phi)
 	}
 	for _, bad := range []struct {
@@ -302,14 +304,14 @@ func TestDeformingConcurrencyAndSetup(t *testing.T) {
 	}
 	type result struct {
 		phi    float64
-		n, vco Vec3
+		n, vco geom.Vec3
 	}
 	rng := lcgRNG(0.9)
-	pts := make([]Vec3, 4000)
+	pts := make([]geom.Vec3, 4000)
 	times := make([]float64, len(pts))
 	want := make([]result, len(pts))
 	for i := range pts {
-		pts[i] = Vec3{0.5, 0.5, 0.5}.Add(Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.6))
+		pts[i] = geom.Vec3{0.5, 0.5, 0.5}.Add(geom.Vec3{rng.next(), rng.next(), rng.next()}.Scale(0.6))
 		times[i] = rng.next() + 0.5
 		want[i].phi, want[i].n, want[i].vco = c.Sample(pts[i], times[i])
 	}
@@ -335,7 +337,7 @@ func TestDeformingConcurrencyAndSetup(t *testing.T) {
 	for e := range errs {
 		t.Fatal(e)
 	}
-	x := Vec3{0.31, 0.52, 0.47}
+	x := geom.Vec3{0.31, 0.52, 0.47}
 	for _, c2 := range []struct{ t, at float64 }{{-1, 0}, {2, 1}} {
 		p, n, vco := c.Interpolate(x, c2.t)
 		q, m, wco := c.Interpolate(x, c2.at)
@@ -349,22 +351,22 @@ func TestDeformingConcurrencyAndSetup(t *testing.T) {
 // the solver calls it from every worker; compare BenchmarkRigidSample.
 func BenchmarkDeformingSample(b *testing.B) {
 	const h = 0.01
-	s0 := geom.Sphere{Center: Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
-	s1 := geom.Sphere{Center: Vec3{0.54, 0.5, 0.5}, Radius: 0.2}
-	v := Vec3{0.96, 0, 0}
-	lo, hi := Vec3{0.2, 0.2, 0.2}, Vec3{0.8, 0.8, 0.8}
+	s0 := geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	s1 := geom.Sphere{Center: geom.Vec3{0.54, 0.5, 0.5}, Radius: 0.2}
+	v := geom.Vec3{0.96, 0, 0}
+	lo, hi := geom.Vec3{0.2, 0.2, 0.2}, geom.Vec3{0.8, 0.8, 0.8}
 	var c DeformingLevelSet
 	if err := c.SetKeyframes(keyframeFromShape(s0, uniformVelocity(v), h, 6, lo, hi), keyframeFromShape(s1, uniformVelocity(v), h, 6, lo, hi), 0, 1.0/24); err != nil {
 		b.Fatal(err)
 	}
 	// A walk near the surface in small steps, as a block's nodes are.
 	rng := lcgRNG(0.1)
-	path := make([]Vec3, 4096)
-	x := Vec3{0.72, 0.5, 0.5}
+	path := make([]geom.Vec3, 4096)
+	x := geom.Vec3{0.72, 0.5, 0.5}
 	for i := range path {
-		x = x.Add(Vec3{rng.next(), rng.next(), rng.next()}.Scale(h))
+		x = x.Add(geom.Vec3{rng.next(), rng.next(), rng.next()}.Scale(h))
 		if r := x.Sub(s0.Center).Norm(); r > 0.25 || r < 0.15 {
-			x = Vec3{0.72, 0.5, 0.5}
+			x = geom.Vec3{0.72, 0.5, 0.5}
 		}
 		path[i] = x
 	}
@@ -377,14 +379,14 @@ func BenchmarkDeformingSample(b *testing.B) {
 }
 
 func BenchmarkRigidSample(b *testing.B) {
-	body, err := NewRigidBody(geom.Box{Min: Vec3{-0.1, -0.1, -0.1}, Max: Vec3{0.1, 0.1, 0.1}},
-		[]TranslationKey{{T: 0, P: Vec3{0.5, 0.5, 0.5}}, {T: 1, P: Vec3{0.6, 0.5, 0.5}}},
-		[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(Vec3{0, 1, 0}, 1)}}, Surface{})
+	body, err := NewRigidBody(geom.Box{Min: geom.Vec3{-0.1, -0.1, -0.1}, Max: geom.Vec3{0.1, 0.1, 0.1}},
+		[]TranslationKey{{T: 0, P: geom.Vec3{0.5, 0.5, 0.5}}, {T: 1, P: geom.Vec3{0.6, 0.5, 0.5}}},
+		[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(geom.Vec3{0, 1, 0}, 1)}}, Surface{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.RunParallel(func(pb *testing.PB) {
-		x := Vec3{0.62, 0.5, 0.5}
+		x := geom.Vec3{0.62, 0.5, 0.5}
 		for pb.Next() {
 			body.Sample(x, 0.5)
 		}

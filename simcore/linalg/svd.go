@@ -1,6 +1,10 @@
-package simcore
+package linalg
 
-import "math"
+import (
+	"math"
+
+	"snowtools/levelset/geom"
+)
 
 // This file holds the 3x3 singular value and polar decompositions that the
 // solver needs once per particle per step: plasticity clamps the singular
@@ -72,7 +76,7 @@ const jacobiMaxSweeps = 30
 // columns or rows (see the comment at the top of the file). The zero matrix
 // gives U = V = I and sigma = 0; NaN in F gives NaN out. SVD3 does not
 // allocate.
-func SVD3(F Mat3) (U Mat3, sigma Vec3, V Mat3) {
+func SVD3(F Mat3) (U Mat3, sigma geom.Vec3, V Mat3) {
 	// The largest |F_ij|, compared as bit patterns: for non-negative floats
 	// the integer order is the numeric order, and integer max is branch free.
 	var mb uint64
@@ -80,7 +84,7 @@ func SVD3(F Mat3) (U Mat3, sigma Vec3, V Mat3) {
 		mb = max(mb, math.Float64bits(x)&^(1<<63))
 	}
 	if mb == 0 {
-		return Identity3, Vec3{}, Identity3
+		return Identity3, geom.Vec3{}, Identity3
 	}
 	// Rescale by an exact power of two when the largest entry is far from 1,
 	// so that squared column norms and their products neither overflow nor
@@ -263,7 +267,7 @@ func SVD3(F Mat3) (U Mat3, sigma Vec3, V Mat3) {
 	}
 	s2 = math.Copysign(s2, cx*r0+cy*r1+cz*r2)
 
-	sigma = Vec3{s0, s1, s2}
+	sigma = geom.Vec3{s0, s1, s2}
 	if exp != 0 {
 		for i := range sigma {
 			sigma[i] = math.Ldexp(sigma[i], exp)
@@ -381,7 +385,7 @@ func jacobiCosSinScaled(d, g float64) (c, s, w float64) {
 // symmetric.
 func Polar3(F Mat3) (R, S Mat3) {
 	U, sig, V := SVD3(F)
-	// Written out entry by entry: as loops or with Vec3 this costs half as
+	// Written out entry by entry: as loops or with geom.Vec3 this costs half as
 	// much again as the products themselves.
 	R[0] = U[0]*V[0] + U[1]*V[1] + U[2]*V[2]
 	R[1] = U[0]*V[3] + U[1]*V[4] + U[2]*V[5]

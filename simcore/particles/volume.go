@@ -1,4 +1,4 @@
-package simcore
+package particles
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"snowtools/levelset"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/bspline"
 )
 
 // Render volumes, section 9: "At render time, we rasterize the final simulated material
@@ -248,7 +249,7 @@ func (r *rasterizer) axisWeights(X float64, w []float64) int {
 	start := r.stencilStart(X)
 	sum := 0.0
 	for k := range w {
-		w[k] = BSpline((X - float64(start+k)) / r.filter)
+		w[k] = bspline.N((X - float64(start+k)) / r.filter)
 		sum += w[k]
 	}
 	for k := range w {

@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"math"
@@ -11,22 +11,22 @@ import (
 
 // rotateAbout returns v rotated by angle about the unit axis u (Rodrigues' formula),
 // independently of Quat.
-func rotateAbout(u Vec3, angle float64, v Vec3) Vec3 {
+func rotateAbout(u geom.Vec3, angle float64, v geom.Vec3) geom.Vec3 {
 	s, c := math.Sin(angle), math.Cos(angle)
 	return v.Scale(c).Add(u.Cross(v).Scale(s)).Add(u.Scale(u.Dot(v) * (1 - c)))
 }
 
 func TestQuat(t *testing.T) {
-	u := Vec3{1, -2, 0.5}.Unit()
+	u := geom.Vec3{1, -2, 0.5}.Unit()
 	q := QuatAxisAngle(u, 1.2)
-	v := Vec3{0.3, 0.7, -1.1}
+	v := geom.Vec3{0.3, 0.7, -1.1}
 	if got, want := q.Rotate(v), rotateAbout(u, 1.2, v); !near(got, want, 1e-14) {
 		t.Errorf("Rotate %v, Rodrigues %v", got, want)
 	}
 	if got := q.Conj().Rotate(q.Rotate(v)); !near(got, v, 1e-14) {
 		t.Errorf("Conj does not undo Rotate: %v", got)
 	}
-	r := QuatAxisAngle(Vec3{0, 0, 1}, 0.4)
+	r := QuatAxisAngle(geom.Vec3{0, 0, 1}, 0.4)
 	if got, want := q.Mul(r).Rotate(v), q.Rotate(r.Rotate(v)); !near(got, want, 1e-14) {
 		t.Errorf("q r rotates by %v, r then q by %v", got, want)
 	}
@@ -36,11 +36,11 @@ func TestQuat(t *testing.T) {
 // phi, n and v_co of the keyframed motion against the analytic ones, where the angle
 // grows linearly (a slerp between keys about a fixed axis is exactly that).
 func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
-	box := geom.Box{Min: Vec3{-0.2, -0.1, -0.15}, Max: Vec3{0.3, 0.1, 0.15}} // body frame
-	axis := Vec3{0.3, 1, -0.2}.Unit()
+	box := geom.Box{Min: geom.Vec3{-0.2, -0.1, -0.15}, Max: geom.Vec3{0.3, 0.1, 0.15}} // body frame
+	axis := geom.Vec3{0.3, 1, -0.2}.Unit()
 	const rate = 2.0 // rad/s
 	t0, t1 := 0.5, 1.0
-	p0, p1 := Vec3{1, 0.5, 0.2}, Vec3{1.4, 0.3, 0.2}
+	p0, p1 := geom.Vec3{1, 0.5, 0.2}, geom.Vec3{1.4, 0.3, 0.2}
 	body, err := NewRigidBody(box,
 		[]TranslationKey{{T: t0, P: p0}, {T: t1, P: p1}},
 		[]RotationKey{{T: t0, Q: QuatAxisAngle(axis, rate*t0)}, {T: t1, Q: QuatAxisAngle(axis, rate*t1)}},
@@ -55,7 +55,7 @@ func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
 	for k := 0; k < 200; k++ {
 		tm := t0 + (t1-t0)*(next()+0.5)
 		origin := p0.Add(vOrigin.Scale(tm - t0))
-		xw := origin.Add(Vec3{next(), next(), next()})
+		xw := origin.Add(geom.Vec3{next(), next(), next()})
 		wantPhi, nb := box.Distance(rotateAbout(axis, -rate*tm, xw.Sub(origin)))
 		wantN := rotateAbout(axis, rate*tm, nb)
 		phi, n, vco := body.Sample(xw, tm)
@@ -64,7 +64,7 @@ func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
 		}
 		// omega x r against the velocity of the body point at xw by central differences.
 		pb := rotateAbout(axis, -rate*tm, xw.Sub(origin))
-		at := func(s float64) Vec3 {
+		at := func(s float64) geom.Vec3 {
 			return p0.Add(vOrigin.Scale(s - t0)).Add(rotateAbout(axis, rate*s, pb))
 		}
 		const dt = 1e-6
@@ -80,18 +80,18 @@ func TestRigidBodyAgainstAnalyticMotion(t *testing.T) {
 
 // A pure rotation about the world origin: v_co = omega x x, with omega from the keys.
 func TestRigidBodyOmegaCrossR(t *testing.T) {
-	ball := geom.Sphere{Center: Vec3{1, 0, 0}, Radius: 0.25} // off the axis: it orbits
+	ball := geom.Sphere{Center: geom.Vec3{1, 0, 0}, Radius: 0.25} // off the axis: it orbits
 	body, err := NewRigidBody(ball, nil, []RotationKey{
 		{T: 0, Q: Quat{W: 1}},
-		{T: 0.5, Q: QuatAxisAngle(Vec3{0, 1, 0}, math.Pi/2)}, // a quarter turn about y in 0.5 s
+		{T: 0.5, Q: QuatAxisAngle(geom.Vec3{0, 1, 0}, math.Pi/2)}, // a quarter turn about y in 0.5 s
 	}, Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	omega := Vec3{0, math.Pi, 0}
+	omega := geom.Vec3{0, math.Pi, 0}
 	// At t = 0.25 the centre has turned 45 degrees about y: (cos 45, 0, -sin 45).
-	c := Vec3{math.Sqrt2 / 2, 0, -math.Sqrt2 / 2}
-	for _, d := range []Vec3{{0.1, 0, 0}, {0, 0.3, 0}, {0, 0, -0.5}, {-0.2, 0.1, 0.2}} {
+	c := geom.Vec3{math.Sqrt2 / 2, 0, -math.Sqrt2 / 2}
+	for _, d := range []geom.Vec3{{0.1, 0, 0}, {0, 0.3, 0}, {0, 0, -0.5}, {-0.2, 0.1, 0.2}} {
 		xw := c.Add(d)
 		phi, n, vco := body.Sample(xw, 0.25)
 		if math.Abs(phi-(d.Norm()-0.25)) > 1e-12 || !near(n, d.Unit(), 1e-12) {
@@ -107,20 +107,20 @@ func TestRigidBodyOmegaCrossR(t *testing.T) {
 // through 0, even when the second key is given as the negated quaternion. Outside the
 // keys the body holds still at the end poses.
 func TestRigidBodyShortestArcAndClamp(t *testing.T) {
-	z := Vec3{0, 0, 1}
+	z := geom.Vec3{0, 0, 1}
 	deg := math.Pi / 180
 	for _, negate := range []bool{false, true} {
 		q1 := QuatAxisAngle(z, 10*deg)
 		if negate {
 			q1 = q1.scale(-1)
 		}
-		body, err := NewRigidBody(geom.Box{Min: Vec3{0, -0.01, -1}, Max: Vec3{1, 0.01, 1}}, nil,
+		body, err := NewRigidBody(geom.Box{Min: geom.Vec3{0, -0.01, -1}, Max: geom.Vec3{1, 0.01, 1}}, nil,
 			[]RotationKey{{T: 1, Q: QuatAxisAngle(z, 350*deg)}, {T: 2, Q: q1}}, Surface{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		q, _, omega, _ := body.Pose(1.5)
-		if got := q.Rotate(Vec3{1, 0, 0}); !near(got, Vec3{1, 0, 0}, 1e-12) {
+		if got := q.Rotate(geom.Vec3{1, 0, 0}); !near(got, geom.Vec3{1, 0, 0}, 1e-12) {
 			t.Errorf("negate=%v: half-way the arm points along %v, want +x", negate, got)
 		}
 		if !near(omega, z.Scale(20*deg), 1e-12) {
@@ -131,11 +131,11 @@ func TestRigidBodyShortestArcAndClamp(t *testing.T) {
 			angle float64
 		}{{0, 350 * deg}, {1, 350 * deg}, {2, 10 * deg}, {5, 10 * deg}} {
 			q, _, omega, _ := body.Pose(c.t)
-			want := Vec3{math.Cos(c.angle), math.Sin(c.angle), 0}
-			if got := q.Rotate(Vec3{1, 0, 0}); !near(got, want, 1e-12) {
+			want := geom.Vec3{math.Cos(c.angle), math.Sin(c.angle), 0}
+			if got := q.Rotate(geom.Vec3{1, 0, 0}); !near(got, want, 1e-12) {
 				t.Errorf("t = %g: arm %v, want %v", c.t, got, want)
 			}
-			if (c.t < 1 || c.t > 2) && omega != (Vec3{}) {
+			if (c.t < 1 || c.t > 2) && omega != (geom.Vec3{}) {
 				t.Errorf("t = %g, outside the keys: omega %v, want zero", c.t, omega)
 			}
 		}
@@ -145,23 +145,23 @@ func TestRigidBodyShortestArcAndClamp(t *testing.T) {
 // Translation keys: linear in between, each segment's own velocity, a key's time
 // belonging to the segment that ends there, and no motion beyond the keys.
 func TestRigidBodyTranslationKeys(t *testing.T) {
-	keys := []TranslationKey{{T: 0, P: Vec3{0, 0, 0}}, {T: 1, P: Vec3{2, 0, 0}}, {T: 3, P: Vec3{2, 1, 0}}}
+	keys := []TranslationKey{{T: 0, P: geom.Vec3{0, 0, 0}}, {T: 1, P: geom.Vec3{2, 0, 0}}, {T: 3, P: geom.Vec3{2, 1, 0}}}
 	body, err := NewRigidBody(geom.Sphere{Radius: 0.1}, keys, nil, Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
 		t        float64
-		origin   Vec3
-		velocity Vec3
+		origin   geom.Vec3
+		velocity geom.Vec3
 	}{
-		{-1, Vec3{0, 0, 0}, Vec3{}},
-		{0, Vec3{0, 0, 0}, Vec3{2, 0, 0}},
-		{0.25, Vec3{0.5, 0, 0}, Vec3{2, 0, 0}},
-		{1, Vec3{2, 0, 0}, Vec3{2, 0, 0}},
-		{2, Vec3{2, 0.5, 0}, Vec3{0, 0.5, 0}},
-		{3, Vec3{2, 1, 0}, Vec3{0, 0.5, 0}},
-		{4, Vec3{2, 1, 0}, Vec3{}},
+		{-1, geom.Vec3{0, 0, 0}, geom.Vec3{}},
+		{0, geom.Vec3{0, 0, 0}, geom.Vec3{2, 0, 0}},
+		{0.25, geom.Vec3{0.5, 0, 0}, geom.Vec3{2, 0, 0}},
+		{1, geom.Vec3{2, 0, 0}, geom.Vec3{2, 0, 0}},
+		{2, geom.Vec3{2, 0.5, 0}, geom.Vec3{0, 0.5, 0}},
+		{3, geom.Vec3{2, 1, 0}, geom.Vec3{0, 0.5, 0}},
+		{4, geom.Vec3{2, 1, 0}, geom.Vec3{}},
 	}
 	for _, c := range cases {
 		_, origin, _, v := body.Pose(c.t)
@@ -172,7 +172,7 @@ func TestRigidBodyTranslationKeys(t *testing.T) {
 	for _, bad := range [][]TranslationKey{
 		{{T: 1}, {T: 1}},
 		{{T: math.NaN()}},
-		{{T: 0, P: Vec3{math.Inf(1), 0, 0}}},
+		{{T: 0, P: geom.Vec3{math.Inf(1), 0, 0}}},
 	} {
 		if _, err := NewRigidBody(geom.Sphere{Radius: 1}, bad, nil, Surface{}); err == nil {
 			t.Errorf("keys %v accepted", bad)
@@ -188,14 +188,14 @@ func TestRigidBodyTranslationKeys(t *testing.T) {
 // the certified field changes no faster than distance.
 func TestRigidGridBody(t *testing.T) {
 	const h = 0.02
-	sphere := geom.Sphere{Center: Vec3{0.013, -0.007, 0.004}, Radius: 0.2}
-	kf := keyframeFromShape(sphere, nil, h, 4, Vec3{-0.3, -0.3, -0.3}, Vec3{0.3, 0.3, 0.3})
+	sphere := geom.Sphere{Center: geom.Vec3{0.013, -0.007, 0.004}, Radius: 0.2}
+	kf := keyframeFromShape(sphere, nil, h, 4, geom.Vec3{-0.3, -0.3, -0.3}, geom.Vec3{0.3, 0.3, 0.3})
 	gs, err := levelset.NewGridShape(kf.Surface)
 	if err != nil {
 		t.Fatal(err)
 	}
-	body, err := NewRigidBody(gs, []TranslationKey{{T: 0, P: Vec3{0.5, 0.5, 0.5}}, {T: 1, P: Vec3{0.9, 0.5, 0.5}}},
-		[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(Vec3{0, 1, 0}, 1)}}, Surface{})
+	body, err := NewRigidBody(gs, []TranslationKey{{T: 0, P: geom.Vec3{0.5, 0.5, 0.5}}, {T: 1, P: geom.Vec3{0.9, 0.5, 0.5}}},
+		[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(geom.Vec3{0, 1, 0}, 1)}}, Surface{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestRigidGridBody(t *testing.T) {
 		tm := 0.5 + next()
 		q, origin, _, _ := body.Pose(tm)
 		c := origin.Add(q.Rotate(sphere.Center))
-		xw := c.Add(Vec3{next(), next(), next()}.Scale(0.6))
+		xw := c.Add(geom.Vec3{next(), next(), next()}.Scale(0.6))
 		phi, n, _ := body.Sample(xw, tm)
 		exact, en := geom.Sphere{Center: c, Radius: 0.2}.Distance(xw)
 		if math.Abs(exact) <= 3*h { // clear of the band's last voxel
@@ -229,8 +229,8 @@ func TestRigidGridBody(t *testing.T) {
 	}
 	// The pruning property: phi(c) > |y - c| rules out contact at y.
 	for k := 0; k < 20000; k++ {
-		c := Vec3{0.7, 0.5, 0.5}.Add(Vec3{next(), next(), next()}.Scale(0.8))
-		y := c.Add(Vec3{next(), next(), next()}.Scale(0.4))
+		c := geom.Vec3{0.7, 0.5, 0.5}.Add(geom.Vec3{next(), next(), next()}.Scale(0.8))
+		y := c.Add(geom.Vec3{next(), next(), next()}.Scale(0.4))
 		pc, _, _ := body.Sample(c, 0.5)
 		if py, _, _ := body.Sample(y, 0.5); pc > y.Sub(c).Norm() && py <= 0 {
 			t.Fatalf("phi(%v) = %g > |y - c| = %g but phi(%v) = %g", c, pc, y.Sub(c).Norm(), y, py)

@@ -1,4 +1,4 @@
-package simcore
+package collider
 
 import (
 	"fmt"
@@ -40,14 +40,14 @@ type RigidBody struct {
 	slack   float64 // the body's Slack, for a level-set grid body; see Sample
 	trans   []TranslationKey
 	rot     []RotationKey
-	omega   []Vec3 // per rotation segment, world axes
+	omega   []geom.Vec3 // per rotation segment, world axes
 	contact Surface
 }
 
 // TranslationKey places the body's origin at P at time T.
 type TranslationKey struct {
 	T float64
-	P Vec3
+	P geom.Vec3
 }
 
 // RotationKey orients the body by the rotation Q at time T.
@@ -92,7 +92,7 @@ func NewRigidBody(body geom.Shape, trans []TranslationKey, rot []RotationKey, co
 				k.Q = k.Q.scale(-1)
 			}
 			rel := k.Q.Mul(prev.Conj())
-			s := Vec3{rel.X, rel.Y, rel.Z}
+			s := geom.Vec3{rel.X, rel.Y, rel.Z}
 			theta := 2 * math.Atan2(s.Norm(), rel.W)
 			r.omega = append(r.omega, s.Unit().Scale(theta/(k.T-r.rot[i-1].T)))
 		}
@@ -127,7 +127,7 @@ func segmentAt(n int, time func(int) float64, t float64) (k int, gamma float64, 
 
 // Pose returns the motion at time t: the body's rotation q and origin T, its angular
 // velocity omega (world axes) and the velocity dT/dt of its origin.
-func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin Vec3) {
+func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin geom.Vec3) {
 	q = Quat{W: 1}
 	if n := len(r.trans); n > 0 {
 		k, g, ok := segmentAt(n, func(i int) float64 { return r.trans[i].T }, t)
@@ -156,7 +156,7 @@ func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin Vec3) {
 // a slack s (a level-set grid: levelset.GridShape.Slack), a positive phi is lowered by
 // s but kept positive, so that the solver's pruning (phi(c) > r rules out contact
 // within r of c) stays right while inside and outside are unchanged.
-func (r *RigidBody) Sample(x Vec3, t float64) (float64, Vec3, Vec3) {
+func (r *RigidBody) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	q, origin, omega, vOrigin := r.Pose(t)
 	arm := x.Sub(origin)
 	phi, nb := r.body.Distance(q.Conj().Rotate(arm))
@@ -177,7 +177,7 @@ func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
 	}
 	box := b.Bounds()
 	q, origin, _, _ := r.Pose(t)
-	out := emptyBounds
+	out := EmptyBox
 	for corner := range 8 {
 		p := box.Min
 		for a := range 3 {
@@ -195,7 +195,7 @@ func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
 type Quat struct{ W, X, Y, Z float64 }
 
 // QuatAxisAngle returns the rotation by angle (radians, right-handed) about axis.
-func QuatAxisAngle(axis Vec3, angle float64) Quat {
+func QuatAxisAngle(axis geom.Vec3, angle float64) Quat {
 	u := axis.Unit().Scale(math.Sin(angle / 2))
 	return Quat{W: math.Cos(angle / 2), X: u[0], Y: u[1], Z: u[2]}
 }
@@ -215,8 +215,8 @@ func (q Quat) Conj() Quat { return Quat{q.W, -q.X, -q.Y, -q.Z} }
 
 // Rotate returns q v q^*: v rotated by the unit quaternion q, as
 // v + 2 w (u x v) + 2 u x (u x v) with u = (X, Y, Z).
-func (q Quat) Rotate(v Vec3) Vec3 {
-	u := Vec3{q.X, q.Y, q.Z}
+func (q Quat) Rotate(v geom.Vec3) geom.Vec3 {
+	u := geom.Vec3{q.X, q.Y, q.Z}
 	c := u.Cross(v)
 	return v.Add(c.Scale(2 * q.W)).Add(u.Cross(c).Scale(2))
 }

@@ -1,4 +1,4 @@
-package simcore
+package particles
 
 import (
 	"fmt"

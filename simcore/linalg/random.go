@@ -1,0 +1,19 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// RandomRotation returns a uniformly distributed rotation: a random unit
+// quaternion (four normal deviates, normalized) turned into a matrix.
+func RandomRotation(rng *rand.Rand) Mat3 {
+	w, x, y, z := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+	n := math.Sqrt(w*w + x*x + y*y + z*z)
+	w, x, y, z = w/n, x/n, y/n, z/n
+	return Mat3{
+		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
+		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
+		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
+	}
+}

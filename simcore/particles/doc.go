@@ -1,0 +1,5 @@
+// Package particles post-processes particle frames, whatever solver wrote them: density
+// and attribute volumes rasterised with the solver's kernel (section 9 of Stomakhin et
+// al. 2013), and clusters, the lumps and powder that snow breaks into. It does not link
+// the solver.
+package particles
