@@ -132,75 +132,23 @@ func newComparison(s *settings) (*comparison, error) {
 	if c.labels == nil {
 		c.labels = defaultLabels(cs.inputs)
 	}
-	for r, run := range runs {
-		byNumber := make(map[int]seq.Frame, len(run))
-		for _, f := range run {
-			byNumber[f.Number] = f
-		}
-		var missing []string
-		for _, n := range frames {
-			f, ok := byNumber[n]
-			if !ok {
-				missing = append(missing, strconv.Itoa(n))
-				continue
-			}
-			c.jobs = append(c.jobs, job{index: len(c.jobs), in: f})
-		}
-		if len(missing) > 0 {
-			noun := "frame"
-			if len(missing) > 1 {
-				noun = "frames"
-			}
-			return nil, fmt.Errorf("%s has no %s %s (it has %s); -to compare needs every chosen frame in every input",
-				cs.inputs[r], noun, strings.Join(missing, ", "), describeFrames(run))
-		}
+	if err := c.addJobs(cs.inputs, runs); err != nil {
+		return nil, err
 	}
-
 	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
 		c.ground = make([]*groundMeshes, len(runs))
 		for r := range runs {
 			if c.ground[r], err = findGround(s.view.groundMesh, cs.inputs[r]); err != nil {
 				return nil, err
 			}
-			if err := c.ground[r].check(c.jobs[r*len(frames) : (r+1)*len(frames)]); err != nil {
+			if err := c.ground[r].check(c.row(r)); err != nil {
 				return nil, err
 			}
 		}
 	}
-
-	lo := geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
-	hi, floor, rim := lo.Scale(-1), math.Inf(1), math.Inf(1)
-	for r := range runs {
-		row := c.jobs[r*len(frames) : (r+1)*len(frames)]
-		if c.radius[r], err = particleRadius(s, jobPaths(row)); err != nil {
-			return nil, err
-		}
-		rowFrames := make([]seq.Frame, len(row))
-		for i, j := range row {
-			rowFrames[i] = j.in
-		}
-		rlo, rhi, err := sequenceBounds(rowFrames)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi = lo.Min(rlo), hi.Max(rhi)
-		floor = min(floor, rlo[1]-float64(c.radius[r]))
-		if c.ground != nil {
-			mlo, mhi, runRim, err := c.ground[r].sceneOf(frames, s.threads)
-			if err != nil {
-				return nil, err
-			}
-			lo, hi = lo.Min(mlo), hi.Max(mhi)
-			if !math.IsNaN(runRim) {
-				rim = min(rim, runRim)
-			}
-		}
+	if err := c.frameScene(s); err != nil {
+		return nil, err
 	}
-	if !math.IsInf(rim, 1) { // one ground plane for every picture, at the lowest run's rim
-		floor = rim
-	}
-	c.camera, c.opt = s.view.scene(lo, hi, floor)
-
 	own := *s // the caller's settings stay as parsed
 	c.s = &own
 	if s.color != "" && s.colorRange == nil {
@@ -216,6 +164,77 @@ func newComparison(s *settings) (*comparison, error) {
 	c.cells = make([]image.Image, len(c.jobs))
 	c.times = make([]float64, len(c.jobs))
 	return c, nil
+}
+
+// row returns the jobs of run r: one per column.
+func (c *comparison) row(r int) []job { return c.jobs[r*len(c.frames) : (r+1)*len(c.frames)] }
+
+// addJobs adds a job for every run and column, row by row, or says which chosen
+// frames an input lacks.
+func (c *comparison) addJobs(inputs []string, runs [][]seq.Frame) error {
+	for r, run := range runs {
+		byNumber := make(map[int]seq.Frame, len(run))
+		for _, f := range run {
+			byNumber[f.Number] = f
+		}
+		var missing []string
+		for _, n := range c.frames {
+			f, ok := byNumber[n]
+			if !ok {
+				missing = append(missing, strconv.Itoa(n))
+				continue
+			}
+			c.jobs = append(c.jobs, job{index: len(c.jobs), in: f})
+		}
+		if len(missing) > 0 {
+			noun := "frame"
+			if len(missing) > 1 {
+				noun = "frames"
+			}
+			return fmt.Errorf("%s has no %s %s (it has %s); -to compare needs every chosen frame in every input",
+				inputs[r], noun, strings.Join(missing, ", "), describeFrames(run))
+		}
+	}
+	return nil
+}
+
+// frameScene sets the particle radius of every run and the one camera and ground
+// plane that frame all of them: the box of every run's particles and ground meshes.
+func (c *comparison) frameScene(s *settings) error {
+	lo := geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi, floor, rim := lo.Scale(-1), math.Inf(1), math.Inf(1)
+	for r := range c.radius {
+		row := c.row(r)
+		var err error
+		if c.radius[r], err = particleRadius(s, jobPaths(row)); err != nil {
+			return err
+		}
+		rowFrames := make([]seq.Frame, len(row))
+		for i, j := range row {
+			rowFrames[i] = j.in
+		}
+		rlo, rhi, err := sequenceBounds(rowFrames)
+		if err != nil {
+			return err
+		}
+		lo, hi = lo.Min(rlo), hi.Max(rhi)
+		floor = min(floor, rlo[1]-float64(c.radius[r]))
+		if c.ground != nil {
+			mlo, mhi, runRim, err := c.ground[r].sceneOf(c.frames, s.threads)
+			if err != nil {
+				return err
+			}
+			lo, hi = lo.Min(mlo), hi.Max(mhi)
+			if !math.IsNaN(runRim) {
+				rim = min(rim, runRim)
+			}
+		}
+	}
+	if !math.IsInf(rim, 1) { // one ground plane for every picture, at the lowest run's rim
+		floor = rim
+	}
+	c.camera, c.opt = s.view.scene(lo, hi, floor)
+	return nil
 }
 
 // compareColumns returns the columns' frame numbers: -frames, or else the frames

@@ -128,26 +128,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters or compare (required)")
-	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")
-	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
-	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
-	cmap := fs.String("colormap", "viridis", "colour `map`: "+strings.Join(colormap.Names(), ", "))
-	crange := fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame; compare: one for all)")
-	fs.BoolVar(&s.ascii, "ascii", false, "ply: write ASCII instead of binary little-endian")
-	fs.BoolVar(&s.normals, "normals", false, "ply: add nx ny nz, the outward normal of the snow (minus the density gradient)")
-	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s)")
-	props := fs.String("props", "", "ply: more float properties; vdb: more mass-weighted grids; from these `channels` (comma-separated)")
-	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata)")
-	fs.Float64Var(&s.filter, "filter", 1, "vdb: kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids")
-	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters: particle mass in `kg` for files without a Mass channel")
-	half := fs.String("half", "", "prt: store these `channels` as float16; vdb: these grids (density, velocity, ...) as half floats")
-	keep := fs.String("keep", "", "prt: keep only these `channels` (default: all)")
-	drop := fs.String("drop", "", "prt: drop these `channels`")
-	rename := fs.String("rename", "", "prt: rename channels, `Old=New,...`")
-	s.view.flags(fs)
-	s.clusters.flags(fs)
-	s.compare.flags(fs)
+	raw := s.define(fs)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fs.PrintDefaults()
@@ -164,6 +145,56 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	default:
 		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters or compare", s.to)
 	}
+	given, err := s.flagsGiven(fs)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.arguments(fs, raw.frames, given); err != nil {
+		return nil, err
+	}
+	if err := s.convert(raw); err != nil {
+		return nil, err
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// rawFlags are the flag values that settings takes after parsing and checking.
+type rawFlags struct {
+	frames, cmap, crange, props, half, keep, drop, rename *string
+}
+
+// define declares the flags on fs: most straight into s, the rest into the rawFlags
+// that convert reads.
+func (s *settings) define(fs *flag.FlagSet) *rawFlags {
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters or compare (required)")
+	raw := &rawFlags{frames: fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")}
+	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
+	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
+	raw.cmap = fs.String("colormap", "viridis", "colour `map`: "+strings.Join(colormap.Names(), ", "))
+	raw.crange = fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame; compare: one for all)")
+	fs.BoolVar(&s.ascii, "ascii", false, "ply: write ASCII instead of binary little-endian")
+	fs.BoolVar(&s.normals, "normals", false, "ply: add nx ny nz, the outward normal of the snow (minus the density gradient)")
+	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s)")
+	raw.props = fs.String("props", "", "ply: more float properties; vdb: more mass-weighted grids; from these `channels` (comma-separated)")
+	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata)")
+	fs.Float64Var(&s.filter, "filter", 1, "vdb: kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters: particle mass in `kg` for files without a Mass channel")
+	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb: these grids (density, velocity, ...) as half floats")
+	raw.keep = fs.String("keep", "", "prt: keep only these `channels` (default: all)")
+	raw.drop = fs.String("drop", "", "prt: drop these `channels`")
+	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`")
+	s.view.flags(fs)
+	s.clusters.flags(fs)
+	s.compare.flags(fs)
+	return raw
+}
+
+// flagsGiven returns the flags on the command line, or an error for the first that
+// does not apply to the -to mode (flagModes).
+func (s *settings) flagsGiven(fs *flag.FlagSet) (map[string]bool, error) {
 	var misplaced error
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
@@ -172,14 +203,16 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 			misplaced = fmt.Errorf("-%s applies to -to %s, not -to %s", f.Name, strings.ReplaceAll(modes, " ", " and "), s.to)
 		}
 	})
-	if misplaced != nil {
-		return nil, misplaced
-	}
+	return given, misplaced
+}
+
+// arguments takes the input and output names, or compare's inputs and frames.
+func (s *settings) arguments(fs *flag.FlagSet, frames *string, given map[string]bool) error {
 	wholeSequence := s.to == "png" && (s.view.sheet != "" || s.view.gif != "")
 	switch {
 	case s.to == "compare":
 		if err := s.compare.check(fs.Args(), *frames); err != nil {
-			return nil, err
+			return err
 		}
 		if !given["size"] {
 			s.view.size = compareCellSize // a cell, not a whole picture
@@ -190,64 +223,73 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		s.input = fs.Arg(0)
 	default:
 		fs.Usage()
-		return nil, errors.New("")
-	}
-	if s.threads < 0 {
-		return nil, fmt.Errorf("-threads %d: must be positive", s.threads)
-	}
-	if s.threads == 0 {
-		s.threads = runtime.GOMAXPROCS(0)
+		return errors.New("")
 	}
 	if *frames != "" && s.to != "compare" {
 		var err error
 		if s.first, s.last, err = seq.ParseRange(*frames); err != nil {
 			if strings.Contains(*frames, ",") {
-				return nil, fmt.Errorf("-frames %q: a list of frames is for -to compare; use A-B or a single frame", *frames)
+				return fmt.Errorf("-frames %q: a list of frames is for -to compare; use A-B or a single frame", *frames)
 			}
-			return nil, fmt.Errorf("-frames %v", err)
+			return fmt.Errorf("-frames %v", err)
 		}
 		s.selection = *frames
 	}
+	return nil
+}
+
+// convert reads the flags that need parsing: the colour map and range, the channel
+// lists and the renames.
+func (s *settings) convert(raw *rawFlags) error {
 	var err error
-	if s.colormap, err = colormap.Lookup(*cmap); err != nil {
-		return nil, fmt.Errorf("-colormap: %v", err)
+	if s.colormap, err = colormap.Lookup(*raw.cmap); err != nil {
+		return fmt.Errorf("-colormap: %v", err)
 	}
-	if *crange != "" {
-		r, err := colormap.ParseRange(*crange)
+	if *raw.crange != "" {
+		r, err := colormap.ParseRange(*raw.crange)
 		if err != nil {
-			return nil, fmt.Errorf("-color-range: %v", err)
+			return fmt.Errorf("-color-range: %v", err)
 		}
 		s.colorRange = &r
 	}
-	s.props, s.half, s.keep, s.drop = list(*props), list(*half), list(*keep), list(*drop)
-	if s.rename, err = parseRenames(*rename); err != nil {
-		return nil, err
+	s.props, s.half, s.keep, s.drop = list(*raw.props), list(*raw.half), list(*raw.keep), list(*raw.drop)
+	s.rename, err = parseRenames(*raw.rename)
+	return err
+}
+
+// check validates the numbers and the mode's own settings.
+func (s *settings) check() error {
+	if s.threads < 0 {
+		return fmt.Errorf("-threads %d: must be positive", s.threads)
+	}
+	if s.threads == 0 {
+		s.threads = runtime.GOMAXPROCS(0)
 	}
 	switch {
 	case s.voxel < 0 || s.voxel != s.voxel:
-		return nil, fmt.Errorf("-voxel %g: must be positive", s.voxel)
+		return fmt.Errorf("-voxel %g: must be positive", s.voxel)
 	case !(s.filter >= 1 && s.filter <= 8):
-		return nil, fmt.Errorf("-filter %g: must be between 1 and 8 voxels", s.filter)
+		return fmt.Errorf("-filter %g: must be between 1 and 8 voxels", s.filter)
 	case s.mass < 0 || s.mass != s.mass:
-		return nil, fmt.Errorf("-mass %g: must be positive", s.mass)
+		return fmt.Errorf("-mass %g: must be positive", s.mass)
 	}
 	if s.to == "png" || s.to == "compare" {
 		if err := s.view.check(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.to == "clusters" {
 		s.clusters.report, s.output = s.output, "" // one report, not a file per frame
 		if err := s.clusters.check(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if s.output != "" {
 		if err := checkOutputPattern(s.output); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // list splits a comma-separated flag value, dropping empty items.

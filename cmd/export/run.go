@@ -47,26 +47,50 @@ func exportAll(s *settings, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Frames in parallel, each with its share of the threads: whole frames parallelise
-	// perfectly (reading, compressing and writing included), so every worker gets a
-	// frame of its own when there are enough of them.
-	parallel := min(s.threads, len(jobs))
-	inner := max(1, s.threads/parallel)
-
 	start := time.Now()
+	done, stop := convertAll(jobs, conv, s.threads)
+	tally := collect(done, stop, len(jobs), start, log)
+	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
+	if tally.failed != nil {
+		if !perFrameFiles {
+			return fmt.Errorf("%v (nothing was written)", tally.failed)
+		}
+		return fmt.Errorf("%v (%d other frames were written and are complete)", tally.failed, tally.finished)
+	}
+	if err := conv.finish(log); err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	summary := fmt.Sprintf("export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame",
+		len(jobs), jobs[0].in.Number, jobs[len(jobs)-1].in.Number, s.to, wall, wall/float64(len(jobs)),
+		float64(tally.particles)/float64(len(jobs)))
+	if perFrameFiles {
+		summary += fmt.Sprintf(", %.1f MB written", float64(tally.written)/1e6)
+	}
+	fmt.Fprintln(log, summary)
+	return nil
+}
+
+// convertAll converts the jobs' frames in parallel, each with its share of the
+// threads: whole frames parallelise perfectly (reading, compressing and writing
+// included), so every worker gets a frame of its own when there are enough of them.
+// Outcomes arrive on done, which closes after the last; closing stop starts no more.
+func convertAll(jobs []job, conv converter, threads int) (done <-chan outcome, stop chan struct{}) {
+	parallel := min(threads, len(jobs))
+	inner := max(1, threads/parallel)
 	todo := make(chan job)
-	done := make(chan outcome)
+	out := make(chan outcome)
+	stop = make(chan struct{})
 	var wg sync.WaitGroup
 	for w := 0; w < parallel; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range todo {
-				done <- outcome{j, conv.convert(j, inner)}
+				out <- outcome{j, conv.convert(j, inner)}
 			}
 		}()
 	}
-	stop := make(chan struct{}) // closed at the first failure: start no more frames
 	go func() {
 		defer close(todo)
 		for _, j := range jobs {
@@ -77,48 +101,39 @@ func exportAll(s *settings, log io.Writer) error {
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(done) }()
+	go func() { wg.Wait(); close(out) }()
+	return out, stop
+}
 
+// exportTally sums the outcomes of a run.
+type exportTally struct {
+	finished           int
+	particles, written int64
+	failed             error // the first failure
+}
+
+// collect reads every outcome, showing progress, and closes stop at the first failure.
+func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time, log io.Writer) exportTally {
 	progress := cli.NewProgress(log)
-	var particles, written int64
-	var failed error
-	finished := 0
+	var t exportTally
 	for d := range done {
 		if d.err != nil {
-			if failed == nil {
-				failed = fmt.Errorf("frame %d (%s): %v", d.in.Number, d.in.Path, d.err)
+			if t.failed == nil {
+				t.failed = fmt.Errorf("frame %d (%s): %v", d.in.Number, d.in.Path, d.err)
 				close(stop)
 			}
 			continue
 		}
-		finished++
-		particles += int64(d.particles)
-		written += d.bytes
+		t.finished++
+		t.particles += int64(d.particles)
+		t.written += d.bytes
 		elapsed := time.Since(start)
-		eta := time.Duration(float64(elapsed) / float64(finished) * float64(len(jobs)-finished))
+		eta := time.Duration(float64(elapsed) / float64(t.finished) * float64(jobs-t.finished))
 		progress.Update(fmt.Sprintf("frame %d  %d/%d  %d particles  elapsed %s  ETA %s",
-			d.in.Number, finished, len(jobs), d.particles, cli.Duration(elapsed), cli.Duration(eta)))
+			d.in.Number, t.finished, jobs, d.particles, cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
-	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
-	if failed != nil {
-		if !perFrameFiles {
-			return fmt.Errorf("%v (nothing was written)", failed)
-		}
-		return fmt.Errorf("%v (%d other frames were written and are complete)", failed, finished)
-	}
-	if err := conv.finish(log); err != nil {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	summary := fmt.Sprintf("export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame",
-		len(jobs), jobs[0].in.Number, jobs[len(jobs)-1].in.Number, s.to, wall, wall/float64(len(jobs)),
-		float64(particles)/float64(len(jobs)))
-	if perFrameFiles {
-		summary += fmt.Sprintf(", %.1f MB written", float64(written)/1e6)
-	}
-	fmt.Fprintln(log, summary)
-	return nil
+	return t
 }
 
 // plan returns the frames to convert and the converter of the -to format. A

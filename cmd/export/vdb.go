@@ -31,24 +31,9 @@ func (c *vdbConverter) convert(j job, threads int) result {
 
 func (c *vdbConverter) finish(io.Writer) error { return nil }
 
-// volumeFile rasterizes a frame into the grids the flags ask for.
-func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
-	pos, err := f.positions()
-	if err != nil {
-		return nil, err
-	}
-	mass, err := f.masses(s.mass)
-	if err != nil {
-		return nil, err
-	}
-	voxel := s.voxel
-	if voxel == 0 {
-		h, ok := f.gridSpacing()
-		if !ok {
-			return nil, fmt.Errorf("no GridSpacing metadata (the file is not from snowsim): give the voxel size with -voxel")
-		}
-		voxel = h
-	}
+// volumeAttributes returns the particle channels that -velocity and -props turn
+// into grids beside the density.
+func (s *settings) volumeAttributes(f *frame) ([]particles.PointAttribute, error) {
 	var attrs []particles.PointAttribute
 	if s.velocity {
 		v, err := f.floats("Velocity", 3)
@@ -71,6 +56,47 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		}
 		attrs = append(attrs, particles.PointAttribute{Name: gridName(name), Arity: c.Arity, Values: v})
 	}
+	return attrs, nil
+}
+
+// halfGrids marks the grids that -half names to be stored as half floats.
+func (s *settings) halfGrids(grids []*vdb.Grid) error {
+	for _, name := range s.half {
+		i := slices.IndexFunc(grids, func(g *vdb.Grid) bool { return g.Name == name })
+		if i < 0 {
+			names := make([]string, len(grids))
+			for k, g := range grids {
+				names[k] = g.Name
+			}
+			return fmt.Errorf("-half %s: no such grid (grids: %s)", name, strings.Join(names, ", "))
+		}
+		grids[i].Half = true
+	}
+	return nil
+}
+
+// volumeFile rasterizes a frame into the grids the flags ask for.
+func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
+	pos, err := f.positions()
+	if err != nil {
+		return nil, err
+	}
+	mass, err := f.masses(s.mass)
+	if err != nil {
+		return nil, err
+	}
+	voxel := s.voxel
+	if voxel == 0 {
+		h, ok := f.gridSpacing()
+		if !ok {
+			return nil, fmt.Errorf("no GridSpacing metadata (the file is not from snowsim): give the voxel size with -voxel")
+		}
+		voxel = h
+	}
+	attrs, err := s.volumeAttributes(f)
+	if err != nil {
+		return nil, err
+	}
 	vol, err := particles.RasterizeVolume(pos, mass, attrs, particles.VolumeOptions{VoxelSize: voxel, Filter: s.filter, Threads: threads})
 	if err != nil {
 		return nil, err
@@ -83,16 +109,8 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		}
 		grids = append(grids, g)
 	}
-	for _, name := range s.half {
-		i := slices.IndexFunc(grids, func(g *vdb.Grid) bool { return g.Name == name })
-		if i < 0 {
-			names := make([]string, len(grids))
-			for k, g := range grids {
-				names[k] = g.Name
-			}
-			return nil, fmt.Errorf("-half %s: no such grid (grids: %s)", name, strings.Join(names, ", "))
-		}
-		grids[i].Half = true
+	if err := s.halfGrids(grids); err != nil {
+		return nil, err
 	}
 	meta := vdb.Metadata{"source": f.path, "particles": int64(f.Len()), "filter": s.filter}
 	if v, ok := f.Header.Int64Meta("", "Frame"); ok && len(v) == 1 {

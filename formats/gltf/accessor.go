@@ -111,40 +111,14 @@ func (l *loader) read(idx int, use string, typ qgltf.AccessorType, allow compSet
 		return nil, fail("count %d must be at least 1", n)
 	}
 	var out []float64
+	var err error
 	if a.BufferView != nil {
-		data, stride, err := l.view(*a.BufferView, where+".bufferView", elem)
-		if err != nil {
-			return nil, err
-		}
-		if a.ByteOffset < 0 || a.ByteOffset > len(data) {
-			return nil, fail("byteOffset %d is outside bufferViews[%d] (%d bytes)", a.ByteOffset, *a.BufferView, len(data))
-		}
-		data = data[a.ByteOffset:]
-		if len(data) < elem || n-1 > (len(data)-elem)/stride {
-			room := 0
-			if len(data) >= elem {
-				room = (len(data)-elem)/stride + 1
-			}
-			return nil, fail("count %d does not fit: bufferViews[%d] has %d bytes after byteOffset %d, room for %d elements of %d bytes with stride %d",
-				n, *a.BufferView, len(data), a.ByteOffset, room, elem, stride)
-		}
-		if err := l.spend(n*comps, fail); err != nil {
-			return nil, err
-		}
-		out = make([]float64, n*comps)
-		for i := range n {
-			decodeElem(out[i*comps:(i+1)*comps], data[i*stride:], a.ComponentType, a.Normalized)
-		}
+		out, err = l.dense(a, where, elem, comps, fail)
 	} else {
-		// No bufferView: zeros, which only sparse values make useful; the count is
-		// backed by no bytes at all.
-		if limit := l.bufferBytes + zeroSlack; n > limit/comps {
-			return nil, fail("count %d without a bufferView exceeds the limit of %d values (the buffer bytes of the file + %d)", n, limit, zeroSlack)
-		}
-		if err := l.spend(n*comps, fail); err != nil {
-			return nil, err
-		}
-		out = make([]float64, n*comps)
+		out, err = l.zeros(n, comps, fail)
+	}
+	if err != nil {
+		return nil, err
 	}
 	if a.Sparse != nil {
 		if err := l.sparse(a, where, out, elem, comps, fail); err != nil {
@@ -160,6 +134,48 @@ func (l *loader) read(idx int, use string, typ qgltf.AccessorType, allow compSet
 	}
 	l.cache[idx] = out
 	return out, nil
+}
+
+// dense decodes accessor a's count elements of comps components, elem bytes each,
+// from its bufferView, after checking that they fit there.
+func (l *loader) dense(a *qgltf.Accessor, where string, elem, comps int, fail func(string, ...any) error) ([]float64, error) {
+	n := a.Count
+	data, stride, err := l.view(*a.BufferView, where+".bufferView", elem)
+	if err != nil {
+		return nil, err
+	}
+	if a.ByteOffset < 0 || a.ByteOffset > len(data) {
+		return nil, fail("byteOffset %d is outside bufferViews[%d] (%d bytes)", a.ByteOffset, *a.BufferView, len(data))
+	}
+	data = data[a.ByteOffset:]
+	if len(data) < elem || n-1 > (len(data)-elem)/stride {
+		room := 0
+		if len(data) >= elem {
+			room = (len(data)-elem)/stride + 1
+		}
+		return nil, fail("count %d does not fit: bufferViews[%d] has %d bytes after byteOffset %d, room for %d elements of %d bytes with stride %d",
+			n, *a.BufferView, len(data), a.ByteOffset, room, elem, stride)
+	}
+	if err := l.spend(n*comps, fail); err != nil {
+		return nil, err
+	}
+	out := make([]float64, n*comps)
+	for i := range n {
+		decodeElem(out[i*comps:(i+1)*comps], data[i*stride:], a.ComponentType, a.Normalized)
+	}
+	return out, nil
+}
+
+// zeros is an accessor without a bufferView: zeros, which only sparse values make
+// useful; the count is backed by no bytes at all, so it is bounded by the file's.
+func (l *loader) zeros(n, comps int, fail func(string, ...any) error) ([]float64, error) {
+	if limit := l.bufferBytes + zeroSlack; n > limit/comps {
+		return nil, fail("count %d without a bufferView exceeds the limit of %d values (the buffer bytes of the file + %d)", n, limit, zeroSlack)
+	}
+	if err := l.spend(n*comps, fail); err != nil {
+		return nil, err
+	}
+	return make([]float64, n*comps), nil
 }
 
 // spend takes n values from the decoding budget of the file, which is a few times

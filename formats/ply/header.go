@@ -181,11 +181,15 @@ func appendText(b []byte, keyword, s string) []byte {
 
 // headerParser reads the header line by line.
 type headerParser struct {
-	br   *bufio.Reader
-	off  int64 // bytes consumed: the offset of the next line
-	n    int   // number of the last line read
-	line []byte
-	at   int64 // offset of the last line read
+	br    *bufio.Reader
+	off   int64 // bytes consumed: the offset of the next line
+	n     int   // number of the last line read
+	line  []byte
+	at    int64    // offset of the last line read
+	words [][]byte // the words of line, reused
+
+	elemLine int   // line of the last element declaration
+	elemAt   int64 // and its offset
 }
 
 // next reads the next header line into p.line, without its line break
@@ -258,18 +262,8 @@ func words(dst [][]byte, b []byte) [][]byte {
 // Lines end in "\n"; "\r\n" is accepted too, since files copied through
 // Windows tools have it, and the binary data then starts after the "\n".
 func parseHeader(br *bufio.Reader) (h Header, off int64, lines int, err error) {
-	// Check the magic before reading a line, so that a file that is not
-	// PLY at all fails on its first bytes.
-	b, err := br.Peek(5)
-	if !bytes.HasPrefix(b, []byte("ply\n")) && !bytes.HasPrefix(b, []byte("ply\r\n")) {
-		if err != nil && err != io.EOF {
-			return h, 0, 0, fmt.Errorf("ply: reading the header: %w", err)
-		}
-		if bytes.HasPrefix([]byte("ply\n"), b) || bytes.HasPrefix([]byte("ply\r\n"), b) {
-			return h, 0, 0, &FormatError{Line: 1, Offset: int64(len(b)), Record: -1, Err: io.ErrUnexpectedEOF,
-				Msg: "the file ends in the header, before end_header"}
-		}
-		return h, 0, 0, headerError(1, 0, fmt.Sprintf("not a PLY file: it starts with %q, not \"ply\\n\"", b))
+	if err := checkMagic(br); err != nil {
+		return h, 0, 0, err
 	}
 	p := &headerParser{br: br}
 	if err := p.next(); err != nil {
@@ -278,96 +272,137 @@ func parseHeader(br *bufio.Reader) (h Header, off int64, lines int, err error) {
 	if err := p.next(); err != nil {
 		return h, 0, 0, err
 	}
-	var w [][]byte
-	w = words(w[:0], p.line)
-	if len(w) == 0 || string(w[0]) != "format" {
-		return h, 0, 0, p.errorf("the second line must be the format line, such as \"format binary_little_endian 1.0\"; it is %q", p.line)
-	}
-	if len(w) != 3 {
-		return h, 0, 0, p.errorf("format line %q: want \"format <ascii|binary_little_endian|binary_big_endian> 1.0\"", p.line)
-	}
-	for f := ASCII; f <= BinaryBigEndian; f++ {
-		if string(w[1]) == f.String() {
-			h.Format = f
-		}
-	}
-	if h.Format == 0 {
-		return h, 0, 0, p.errorf("unknown format %q (want ascii, binary_little_endian or binary_big_endian)", w[1])
-	}
-	if string(w[2]) != "1.0" {
-		return h, 0, 0, p.errorf("unsupported version %q (want 1.0)", w[2])
-	}
-
-	elemLine := 0 // line of the last element declaration
-	var elemAt int64
-	endElement := func() error {
-		if n := len(h.Elements); n > 0 {
-			if msg := countProblem(h.Elements[n-1]); msg != "" {
-				return headerError(elemLine, elemAt, "element "+h.Elements[n-1].Name+": "+msg)
-			}
-		}
-		return nil
+	if h.Format, err = p.format(); err != nil {
+		return h, 0, 0, err
 	}
 	for {
 		if err := p.next(); err != nil {
 			return h, 0, 0, err
 		}
-		w = words(w[:0], p.line)
-		if len(w) == 0 {
-			return h, 0, 0, p.errorf("empty header line")
+		end, err := p.declaration(&h)
+		if err != nil {
+			return h, 0, 0, err
 		}
-		switch string(w[0]) {
-		case "comment", "obj_info":
-			h.addText(string(w[0]), p.line)
-		case "element":
-			if err := endElement(); err != nil {
-				return h, 0, 0, err
-			}
-			if len(w) != 3 {
-				return h, 0, 0, p.errorf("element line %q: want \"element <name> <count>\"", p.line)
-			}
-			name := string(w[1])
-			if msg := nameProblem(name); msg != "" {
-				return h, 0, 0, p.errorf("element: %s", msg)
-			}
-			if _, i := h.Element(name); i >= 0 {
-				return h, 0, 0, p.errorf("a second element named %q", name)
-			}
-			count, err := strconv.ParseInt(string(w[2]), 10, 64)
-			if err != nil || count < 0 {
-				return h, 0, 0, p.errorf("element %s: count %q is not a non-negative integer", name, w[2])
-			}
-			h.Elements = append(h.Elements, Element{Name: name, Count: count})
-			elemLine, elemAt = p.n, p.at
-		case "property":
-			if len(h.Elements) == 0 {
-				return h, 0, 0, p.errorf("property line before the first element line")
-			}
-			e := &h.Elements[len(h.Elements)-1]
-			prop, msg := parseProperty(w)
-			if msg == "" {
-				msg = propertyProblem(e.Properties, prop)
-			}
-			if msg != "" {
-				return h, 0, 0, p.errorf("element %s: %s", e.Name, msg)
-			}
-			e.Properties = append(e.Properties, prop)
-		case "end_header":
-			if len(w) != 1 {
-				return h, 0, 0, p.errorf("end_header line %q has more words", p.line)
-			}
-			if err := endElement(); err != nil {
-				return h, 0, 0, err
-			}
+		if end {
 			return h, p.off, p.n, nil
-		case "format":
-			return h, 0, 0, p.errorf("a second format line")
-		case "ply":
-			return h, 0, 0, p.errorf("a second \"ply\" line")
-		default:
-			return h, 0, 0, p.errorf("unknown keyword %q (want comment, obj_info, element, property or end_header)", w[0])
 		}
 	}
+}
+
+// checkMagic checks the magic before reading a line, so that a file that is not PLY
+// at all fails on its first bytes.
+func checkMagic(br *bufio.Reader) error {
+	b, err := br.Peek(5)
+	if bytes.HasPrefix(b, []byte("ply\n")) || bytes.HasPrefix(b, []byte("ply\r\n")) {
+		return nil
+	}
+	if err != nil && err != io.EOF {
+		return fmt.Errorf("ply: reading the header: %w", err)
+	}
+	if bytes.HasPrefix([]byte("ply\n"), b) || bytes.HasPrefix([]byte("ply\r\n"), b) {
+		return &FormatError{Line: 1, Offset: int64(len(b)), Record: -1, Err: io.ErrUnexpectedEOF,
+			Msg: "the file ends in the header, before end_header"}
+	}
+	return headerError(1, 0, fmt.Sprintf("not a PLY file: it starts with %q, not \"ply\\n\"", b))
+}
+
+// format parses the format line, the second of the header.
+func (p *headerParser) format() (Format, error) {
+	w := words(nil, p.line)
+	if len(w) == 0 || string(w[0]) != "format" {
+		return 0, p.errorf("the second line must be the format line, such as \"format binary_little_endian 1.0\"; it is %q", p.line)
+	}
+	if len(w) != 3 {
+		return 0, p.errorf("format line %q: want \"format <ascii|binary_little_endian|binary_big_endian> 1.0\"", p.line)
+	}
+	var format Format
+	for f := ASCII; f <= BinaryBigEndian; f++ {
+		if string(w[1]) == f.String() {
+			format = f
+		}
+	}
+	if format == 0 {
+		return 0, p.errorf("unknown format %q (want ascii, binary_little_endian or binary_big_endian)", w[1])
+	}
+	if string(w[2]) != "1.0" {
+		return 0, p.errorf("unsupported version %q (want 1.0)", w[2])
+	}
+	return format, nil
+}
+
+// declaration adds the header line in p to h; end is true after end_header.
+func (p *headerParser) declaration(h *Header) (end bool, err error) {
+	p.words = words(p.words[:0], p.line)
+	w := p.words
+	if len(w) == 0 {
+		return false, p.errorf("empty header line")
+	}
+	switch string(w[0]) {
+	case "comment", "obj_info":
+		h.addText(string(w[0]), p.line)
+	case "element":
+		return false, p.element(h, w)
+	case "property":
+		if len(h.Elements) == 0 {
+			return false, p.errorf("property line before the first element line")
+		}
+		e := &h.Elements[len(h.Elements)-1]
+		prop, msg := parseProperty(w)
+		if msg == "" {
+			msg = propertyProblem(e.Properties, prop)
+		}
+		if msg != "" {
+			return false, p.errorf("element %s: %s", e.Name, msg)
+		}
+		e.Properties = append(e.Properties, prop)
+	case "end_header":
+		if len(w) != 1 {
+			return false, p.errorf("end_header line %q has more words", p.line)
+		}
+		return true, p.endElement(h)
+	case "format":
+		return false, p.errorf("a second format line")
+	case "ply":
+		return false, p.errorf("a second \"ply\" line")
+	default:
+		return false, p.errorf("unknown keyword %q (want comment, obj_info, element, property or end_header)", w[0])
+	}
+	return false, nil
+}
+
+// element starts a new element from its declaration's words w, once the one before
+// it is complete.
+func (p *headerParser) element(h *Header, w [][]byte) error {
+	if err := p.endElement(h); err != nil {
+		return err
+	}
+	if len(w) != 3 {
+		return p.errorf("element line %q: want \"element <name> <count>\"", p.line)
+	}
+	name := string(w[1])
+	if msg := nameProblem(name); msg != "" {
+		return p.errorf("element: %s", msg)
+	}
+	if _, i := h.Element(name); i >= 0 {
+		return p.errorf("a second element named %q", name)
+	}
+	count, err := strconv.ParseInt(string(w[2]), 10, 64)
+	if err != nil || count < 0 {
+		return p.errorf("element %s: count %q is not a non-negative integer", name, w[2])
+	}
+	h.Elements = append(h.Elements, Element{Name: name, Count: count})
+	p.elemLine, p.elemAt = p.n, p.at
+	return nil
+}
+
+// endElement checks the last element declared, at the line that declared it.
+func (p *headerParser) endElement(h *Header) error {
+	if n := len(h.Elements); n > 0 {
+		if msg := countProblem(h.Elements[n-1]); msg != "" {
+			return headerError(p.elemLine, p.elemAt, "element "+h.Elements[n-1].Name+": "+msg)
+		}
+	}
+	return nil
 }
 
 // addText adds a comment or obj_info line: the text is what follows the

@@ -33,25 +33,9 @@ func Write(w io.Writer, f *File, opts *Options) error {
 	if err := checkMetadata("file", fileMeta); err != nil {
 		return err
 	}
-
-	names := map[string]bool{}
-	bodies := make([]gridBody, len(f.Grids))
-	for i, g := range f.Grids {
-		if err := g.validate(); err != nil {
-			return err
-		}
-		if names[g.Name] {
-			return fmt.Errorf("vdb: two grids are named %q; names must differ", g.Name)
-		}
-		names[g.Name] = true
-		if err := checkMetadata(fmt.Sprintf("grid %q", g.Name), g.Meta); err != nil {
-			return err
-		}
-		if g.Float != nil {
-			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", o.Compression)
-		} else {
-			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", o.Compression)
-		}
+	bodies, err := encodeGrids(f.Grids, o.Compression)
+	if err != nil {
+		return err
 	}
 
 	var head enc
@@ -68,7 +52,40 @@ func Write(w io.Writer, f *File, opts *Options) error {
 	if _, err := bw.Write(head.b); err != nil {
 		return err
 	}
-	offset := int64(len(head.b))
+	if err := writeGrids(bw, int64(len(head.b)), bodies); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// encodeGrids checks the grids (valid, named apart, storable metadata) and encodes
+// each one's topology and buffers.
+func encodeGrids(grids []*Grid, c Compression) ([]gridBody, error) {
+	names := map[string]bool{}
+	bodies := make([]gridBody, len(grids))
+	for i, g := range grids {
+		if err := g.validate(); err != nil {
+			return nil, err
+		}
+		if names[g.Name] {
+			return nil, fmt.Errorf("vdb: two grids are named %q; names must differ", g.Name)
+		}
+		names[g.Name] = true
+		if err := checkMetadata(fmt.Sprintf("grid %q", g.Name), g.Meta); err != nil {
+			return nil, err
+		}
+		if g.Float != nil {
+			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
+		} else {
+			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
+		}
+	}
+	return bodies, nil
+}
+
+// writeGrids writes each grid's descriptor (with the file offsets of its parts, the
+// first at offset) and then its topology and buffers.
+func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
 	for _, b := range bodies {
 		var d enc
 		d.str(b.name)
@@ -87,7 +104,7 @@ func Write(w io.Writer, f *File, opts *Options) error {
 		}
 		offset = endPos
 	}
-	return bw.Flush()
+	return nil
 }
 
 // checkMetadata reports a value whose type the format cannot store.

@@ -68,85 +68,103 @@ func floodWithin(seed levelset.Mask512, allowed *levelset.Mask512) levelset.Mask
 // since they may cross 1/2 through a hole without meeting the surface.
 func (v *voxelizer) fillInside() {
 	lo, hi := v.mesh.Bounds()
-	var first, last levelset.Coord
-	for k := range 3 {
-		first[k] = int32(math.Floor(lo[k]/v.h)) &^ (levelset.LeafDim - 1)
-		last[k] = int32(math.Ceil(hi[k]/v.h)) &^ (levelset.LeafDim - 1)
-	}
-	var dims [3]int
-	for k := range 3 {
-		dims[k] = int(last[k]-first[k])/levelset.LeafDim + 1
-	}
-	index := func(c levelset.Coord) int {
-		return (int(c[0]-first[0])/levelset.LeafDim*dims[1]+int(c[1]-first[1])/levelset.LeafDim)*dims[2] + int(c[2]-first[2])/levelset.LeafDim
-	}
-	origin := func(i int) levelset.Coord {
-		z, y, x := i%dims[2], i/dims[2]%dims[1], i/dims[2]/dims[1]
-		return first.Add(levelset.Coord{int32(x * levelset.LeafDim), int32(y * levelset.LeafDim), int32(z * levelset.LeafDim)})
-	}
-	const (
-		unknown = iota
-		band
-		outside
-		inside
-	)
-	state := make([]uint8, dims[0]*dims[1]*dims[2])
-	within := func(c levelset.Coord) bool {
-		return c[0] >= first[0] && c[1] >= first[1] && c[2] >= first[2] && c[0] <= last[0] && c[1] <= last[1] && c[2] <= last[2]
-	}
+	b := newLeafBlocks(lo, hi, v.h)
+	state := make([]uint8, b.dims[0]*b.dims[1]*b.dims[2])
 	for _, l := range v.leaves {
-		if within(l.origin) {
-			state[index(l.origin)] = band
+		if b.within(l.origin) {
+			state[b.index(l.origin)] = blockBand
 		}
 	}
 	centre := func(i int) geom.Vec3 {
-		return v.voxelCentre(origin(i).Add(levelset.Coord{levelset.LeafDim / 2, levelset.LeafDim / 2, levelset.LeafDim / 2}))
+		return v.voxelCentre(b.origin(i).Add(levelset.Coord{levelset.LeafDim / 2, levelset.LeafDim / 2, levelset.LeafDim / 2}))
 	}
-
 	if v.sign == SignWinding {
 		parallel.For(v.opt.Threads, len(state), func(_, i int) {
-			if state[i] == unknown {
-				state[i] = outside
+			if state[i] == blockUnknown {
+				state[i] = blockOutside
 				if v.insideFar(centre(i)) {
-					state[i] = inside
+					state[i] = blockInside
 				}
 			}
 		})
 	} else {
-		var queue []int
 		for i := range state {
-			if state[i] != unknown {
+			if state[i] != blockUnknown {
 				continue
 			}
-			side := uint8(outside)
+			side := uint8(blockOutside)
 			if v.insideFar(centre(i)) {
-				side = inside
+				side = blockInside
 			}
-			state[i] = side
-			queue = append(queue[:0], i)
-			for len(queue) > 0 {
-				j := queue[len(queue)-1]
-				queue = queue[:len(queue)-1]
-				c := origin(j)
-				for axis := range 3 {
-					for _, step := range [2]int32{-levelset.LeafDim, levelset.LeafDim} {
-						n := c
-						n[axis] += step
-						if !within(n) {
-							continue
-						}
-						if k := index(n); state[k] == unknown {
-							state[k] = side
-							queue = append(queue, k)
-						}
-					}
-				}
-			}
+			b.flood(state, i, side)
 		}
 	}
 	for i, s := range state {
-		if s == inside {
-			v.inside = append(v.inside, origin(i))
+		if s == blockInside {
+			v.inside = append(v.inside, b.origin(i))
+		}
+	}
+}
+
+// The states of a leaf-sized block in fillInside.
+const (
+	blockUnknown = iota
+	blockBand    // holds band voxels
+	blockOutside
+	blockInside
+)
+
+// leafBlocks is the lattice of leaf-sized blocks from first to last (leaf origins,
+// inclusive) that covers a box, with a dense index over it.
+type leafBlocks struct {
+	first, last levelset.Coord
+	dims        [3]int
+}
+
+func newLeafBlocks(lo, hi geom.Vec3, h float64) leafBlocks {
+	var b leafBlocks
+	for k := range 3 {
+		b.first[k] = int32(math.Floor(lo[k]/h)) &^ (levelset.LeafDim - 1)
+		b.last[k] = int32(math.Ceil(hi[k]/h)) &^ (levelset.LeafDim - 1)
+		b.dims[k] = int(b.last[k]-b.first[k])/levelset.LeafDim + 1
+	}
+	return b
+}
+
+func (b *leafBlocks) index(c levelset.Coord) int {
+	return (int(c[0]-b.first[0])/levelset.LeafDim*b.dims[1]+int(c[1]-b.first[1])/levelset.LeafDim)*b.dims[2] + int(c[2]-b.first[2])/levelset.LeafDim
+}
+
+func (b *leafBlocks) origin(i int) levelset.Coord {
+	z, y, x := i%b.dims[2], i/b.dims[2]%b.dims[1], i/b.dims[2]/b.dims[1]
+	return b.first.Add(levelset.Coord{int32(x * levelset.LeafDim), int32(y * levelset.LeafDim), int32(z * levelset.LeafDim)})
+}
+
+func (b *leafBlocks) within(c levelset.Coord) bool {
+	return c[0] >= b.first[0] && c[1] >= b.first[1] && c[2] >= b.first[2] && c[0] <= b.last[0] && c[1] <= b.last[1] && c[2] <= b.last[2]
+}
+
+// flood gives side to block i and to every unknown block face-connected to it
+// through unknown blocks: the band separates inside from outside.
+func (b *leafBlocks) flood(state []uint8, i int, side uint8) {
+	state[i] = side
+	queue := []int{i}
+	for len(queue) > 0 {
+		j := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		c := b.origin(j)
+		for axis := range 3 {
+			for _, step := range [2]int32{-levelset.LeafDim, levelset.LeafDim} {
+				n := c
+				n[axis] += step
+				if !b.within(n) {
+					continue
+				}
+				if k := b.index(n); state[k] == blockUnknown {
+					state[k] = side
+					queue = append(queue, k)
+				}
+			}
 		}
 	}
 }
