@@ -26,8 +26,8 @@ type BoundedCollider interface {
 	Bounds(t float64) (b geom.Box, ok bool)
 }
 
-// EmptyBox holds no point: Min > Max, and a Union with it gives the other box.
-var EmptyBox = geom.Box{
+// emptyBox holds no point: Min > Max, and a Union with it gives the other box.
+var emptyBox = geom.Box{
 	Min: geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
 	Max: geom.Vec3{math.Inf(-1), math.Inf(-1), math.Inf(-1)},
 }
@@ -82,7 +82,7 @@ func Collide(colliders []Collider, x, v geom.Vec3, dt, t float64) geom.Vec3 {
 				continue
 			}
 		}
-		v = Contact(v, n, vco, c.Surface())
+		v = response(v, n, vco, c.Surface())
 	}
 	return v
 }
@@ -110,8 +110,8 @@ func InReach(near, all []Collider, v geom.Vec3, dt, h float64) []Collider {
 	return near
 }
 
-// Contact is the velocity response of section 8 for one colliding body.
-func Contact(v, n, vco geom.Vec3, s Surface) geom.Vec3 {
+// response is the velocity response of section 8 for one colliding body.
+func response(v, n, vco geom.Vec3, s Surface) geom.Vec3 {
 	if s.Mode == Sticky {
 		return vco // v'_rel = 0 unconditionally
 	}

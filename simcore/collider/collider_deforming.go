@@ -93,7 +93,7 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 		s.interp = math.Max(s.interp, math.Sqrt(3)*k.Surface.VoxelSize)
 		s.vmax = math.Max(s.vmax, maxSpeed(k.Velocity))
 	}
-	s.bounds = EmptyBox
+	s.bounds = emptyBox
 	for _, k := range [2]*Keyframe{a, b} {
 		if kb, ok := k.Surface.WorldBounds(); ok {
 			s.bounds = s.bounds.Union(kb)
@@ -226,7 +226,7 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 	if seg := c.seg.Load(); seg != nil {
 		return seg.bounds, true
 	}
-	return EmptyBox, true
+	return emptyBox, true
 }
 
 // clearanceFloor, times sqrt(3) h, is the least positive phi Sample reports for a point

@@ -177,7 +177,7 @@ func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
 	}
 	box := b.Bounds()
 	q, origin, _, _ := r.Pose(t)
-	out := EmptyBox
+	out := emptyBox
 	for corner := range 8 {
 		p := box.Min
 		for a := range 3 {

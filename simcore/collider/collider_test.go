@@ -34,7 +34,7 @@ func TestContactRules(t *testing.T) {
 		{"sticky approaching", geom.Vec3{0, -1, 7}, Surface{Mode: Sticky}, vco},
 	}
 	for _, c := range cases {
-		if got := Contact(c.v, n, vco, c.s); !near(got, c.want, 1e-12) {
+		if got := response(c.v, n, vco, c.s); !near(got, c.want, 1e-12) {
 			t.Errorf("%s: v = %v -> %v, want %v", c.name, c.v, got, c.want)
 		}
 	}
@@ -46,7 +46,7 @@ func TestContactDissipates(t *testing.T) {
 	for _, n := range normals {
 		for mu := 0.0; mu <= 2; mu += 0.25 {
 			for _, v := range []geom.Vec3{{1, -1, 0}, {-3, -0.2, 2}, {0.1, -5, 0.3}} {
-				out := Contact(v, n, geom.Vec3{}, Surface{Mode: Separate, Friction: mu})
+				out := response(v, n, geom.Vec3{}, Surface{Mode: Separate, Friction: mu})
 				if out.Dot(n) < -1e-12 {
 					t.Errorf("n=%v mu=%g v=%v: still approaching: %v", n, mu, v, out)
 				}
