@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 	"snowtools/levelset/voxelize"
 )
 
@@ -22,10 +22,7 @@ import (
 // types, band and metadata that snowsim relies on.
 func TestVoxelizeReadByOpenVDB(t *testing.T) {
 	vdbtest.NeedOpenVDB(t)
-	spot := filepath.Join("..", "..", "..", "shared", "assets", "spot_triangulated.obj")
-	if _, err := os.Stat(spot); err != nil {
-		t.Skipf("shared test assets not available (%v)", err)
-	}
+	spot := sharedtest.Asset(t, "spot_triangulated.obj")
 	const h, band = 0.02, 3
 	out := filepath.Join(t.TempDir(), "spot.vdb")
 	if code, log := runVoxelize(t, "-voxel", fmt.Sprint(h), "-band", fmt.Sprint(band), "-o", out, spot); code != 0 {

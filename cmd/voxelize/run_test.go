@@ -12,6 +12,7 @@ import (
 	"snowtools/formats/vdb"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 )
 
 // writeCubeSequence writes name1.obj ... nameN.obj (Blender's naming): a cube of
@@ -164,10 +165,7 @@ func TestVoxelizeBadInput(t *testing.T) {
 // The animated box of the Khronos samples: a node hierarchy with rotation and
 // translation channels, one file per frame at 24 fps.
 func TestVoxelizeGLB(t *testing.T) {
-	asset := filepath.Join("..", "..", "..", "shared", "assets", "BoxAnimated.glb")
-	if _, err := os.Stat(asset); err != nil {
-		t.Skipf("shared test assets not available (%v)", err)
-	}
+	asset := sharedtest.Asset(t, "BoxAnimated.glb")
 	dir := t.TempDir()
 	code, log := runVoxelize(t, "-voxel", "0.05", "-frames", "1-3", "-o", filepath.Join(dir, "box.####.vdb"), asset)
 	if code != 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 )
 
 // The expected values below were derived by hand from the numbers in each file
@@ -50,12 +51,10 @@ func TestCubicSplineAsset(t *testing.T) {
 	// (0.25 if it were linear). The file has no mesh, so Decode refuses it and the
 	// node is evaluated through the unexported decode.
 	for _, name := range []string{"animation_interpolation_cubic.gltf", "animation_interpolation_cubic.glb"} {
-		if _, err := os.Stat(assets); err != nil {
-			t.Skipf("shared test assets not found at %s: %v", assets, err)
-		}
-		_, err := Open(assets + name)
+		path := sharedtest.Asset(t, name)
+		_, err := Open(path)
 		wantFormatError(t, err, "", "no triangle meshes")
-		f, err := os.Open(assets + name)
+		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}

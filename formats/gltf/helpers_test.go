@@ -7,12 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 )
 
 // doc builds a glTF document in a test: one buffer, embedded as a data: URI,
@@ -158,15 +158,11 @@ func wantFormatError(t testing.TB, err error, where, msg string) {
 	}
 }
 
-// assets is the folder of shared test inputs; tests that need it skip without it.
-const assets = "../../../shared/assets/"
-
+// openAsset opens ../shared/assets/name. Without it the test skips with a message, or
+// fails when SNOWTOOLS_REQUIRE_SHARED is set (package sharedtest).
 func openAsset(t testing.TB, name string) *Scene {
 	t.Helper()
-	if _, err := os.Stat(assets); err != nil {
-		t.Skipf("shared test assets not found at %s (they live outside the module): %v", assets, err)
-	}
-	s, err := Open(assets + name)
+	s, err := Open(sharedtest.Asset(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

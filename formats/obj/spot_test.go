@@ -1,21 +1,16 @@
 package obj
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"testing"
+
+	"snowtools/levelset/sharedtest"
 )
 
-// spotPath is Keenan Crane's "Spot" cow in the shared test assets: a closed,
-// triangulated OBJ with texture coordinates (faces in the v/vt form).
-const spotPath = "../../../shared/assets/spot_triangulated.obj"
-
+// TestSpot reads Keenan Crane's "Spot" cow in ../shared/assets: a closed, triangulated
+// OBJ with texture coordinates (faces in the v/vt form).
 func TestSpot(t *testing.T) {
-	f, err := os.Open(spotPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: the shared assets folder is not checked out next to this module", spotPath)
-	}
+	f, err := os.Open(sharedtest.Asset(t, "spot_triangulated.obj"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,23 +13,31 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 )
 
-// spotPath is the closed 5,856-triangle test mesh, relative to this package.
-const spotPath = "../../shared/assets/spot_triangulated.obj"
+// spotName is the closed 5,856-triangle test mesh in ../shared/assets.
+const spotName = "spot_triangulated.obj"
 
-// loadSpot returns the spot mesh, parsed once, and skips the test or benchmark
-// when the asset is not there.
+// loadSpot returns the spot mesh, parsed once. Without it the test or benchmark skips
+// with a message, or fails when SNOWTOOLS_REQUIRE_SHARED is set (package sharedtest).
 func loadSpot(tb testing.TB) *geom.Mesh {
 	tb.Helper()
+	sharedtest.Asset(tb, spotName)
 	m, err := spotOnce()
 	if err != nil {
-		tb.Skipf("spot test mesh not available (%v): put spot_triangulated.obj at %s to run this", err, spotPath)
+		tb.Fatal(err)
 	}
 	return m
 }
 
-var spotOnce = sync.OnceValues(func() (*geom.Mesh, error) { return readTestOBJ(spotPath) })
+var spotOnce = sync.OnceValues(func() (*geom.Mesh, error) {
+	path, err := sharedtest.Find("assets", spotName)
+	if err != nil {
+		return nil, err
+	}
+	return readTestOBJ(path)
+})
 
 // readTestOBJ is a test-only reader of the `v x y z` and `f a b c` lines of an
 // OBJ file (face corners may carry /vt/vn suffixes, which it ignores; negative
@@ -328,10 +336,8 @@ func TestNearestMatchesBruteForce(t *testing.T) {
 		{"box", geom.BoxMesh(geom.Vec3{-1, -1, -1}, geom.Vec3{1, 1, 1})},
 		{"single triangle", &geom.Mesh{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}},
 	}
-	if _, err := spotOnce(); err == nil {
+	if _, ok := sharedtest.Optional(t, "assets", spotName); ok {
 		meshes = append(meshes, testMesh{"spot", loadSpot(t)})
-	} else {
-		t.Logf("spot not available: %v", err)
 	}
 	for _, tm := range meshes {
 		b := NewBVH(tm.m)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
 )
 
 func TestExactWindingNumberOfClosedMeshes(t *testing.T) {
@@ -109,10 +110,8 @@ func TestFastWindingNumberMatchesExact(t *testing.T) {
 		{"sphere with hole", geom.OpenSphereMesh(geom.Vec3{0.1, -0.2, 0.3}, 0.5, 40, 80, 6)},
 		{"soup", randomSoup(rng, 3000)},
 	}
-	if _, err := spotOnce(); err == nil {
+	if _, ok := sharedtest.Optional(t, "assets", spotName); ok {
 		meshes = append(meshes, testMesh{"spot", loadSpot(t)})
-	} else {
-		t.Logf("spot not available: %v", err)
 	}
 	for _, tm := range meshes {
 		b := NewBVH(tm.m)
