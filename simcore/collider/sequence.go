@@ -14,8 +14,8 @@ import (
 type Sequence struct {
 	Collider *DeformingLevelSet
 
-	name    string                        // for errors: what the scene calls it
-	times   []float64                     // increasing
+	name    string                         // for errors: what the scene calls it
+	times   []float64                      // increasing
 	load    func(i int) (*Keyframe, error) // reads keyframe i
 	loaded  map[int]*Keyframe
 	current int // the segment set: keyframes current and current+1; -2 for none
