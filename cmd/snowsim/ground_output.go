@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"snowtools/cmd/internal/meshfile"
+	"snowtools/cmd/internal/scene"
 	"snowtools/formats/heightpng"
 	"snowtools/formats/obj"
 	"snowtools/formats/prt"
@@ -16,7 +17,7 @@ import (
 
 // groundMesh returns the part of the ground the scene writes: the whole virtual
 // grid, or only the columns the simulation created.
-func groundMesh(g *GroundScene, f *heightfield.Field) *geom.Mesh {
+func groundMesh(g *scene.GroundScene, f *heightfield.Field) *geom.Mesh {
 	if g.Touched {
 		return f.Mesh()
 	}
@@ -40,7 +41,7 @@ func writeMeshOBJ(w io.Writer, m *geom.Mesh) error {
 
 // writeHeightMap writes the heights of the columns in r as a 16-bit PNG height map
 // over [low, high], with its mapping to the world.
-func writeHeightMap(w io.Writer, g *GroundScene, f *heightfield.Field, r heightfield.Rect) error {
+func writeHeightMap(w io.Writer, g *scene.GroundScene, f *heightfield.Field, r heightfield.Rect) error {
 	m := &heightpng.Map{Width: r.I1 - r.I0, Height: r.J1 - r.J0, Cell: g.Config.Cell,
 		OriginX: g.Config.X(r.I0), OriginZ: g.Config.Z(r.J0)}
 	if err := m.Quantize(f.Heights(r), g.Low, g.High); err != nil {

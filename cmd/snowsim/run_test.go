@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/scene"
 	"snowtools/formats/prt"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
@@ -57,7 +58,7 @@ func TestDemoRun(t *testing.T) {
 			t.Errorf("no summary line in %q", stderr.String())
 		}
 	}
-	sc, err := parseScene("demo", bytes.NewReader(demoScene), qualities["draft"])
+	sc, err := scene.Read("demo", bytes.NewReader(demoScene), qualities["draft"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestDemoRun(t *testing.T) {
 
 // checkPreviews checks that -preview wrote a picture of every frame, and that the
 // pictures show the snow moving.
-func checkPreviews(t *testing.T, dir string, sc *Scene, frames int) {
+func checkPreviews(t *testing.T, dir string, sc *scene.Scene, frames int) {
 	t.Helper()
 	pictures := make([]*image.RGBA, frames+1)
 	for f := 0; f <= frames; f++ {
@@ -264,5 +265,32 @@ func TestSemiImplicitRunReportsSolver(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("%q: warned %v, want %v: %q", c.solver, warned, c.warn, msg)
 		}
+	}
+}
+
+// From the command line: -set runs the press scene at another pressure without
+// sintering, and a bad -set is a usage error naming the key.
+func TestSetFlag(t *testing.T) {
+	out := t.TempDir()
+	var stderr strings.Builder
+	args := []string{"-frames", "1", "-checkpoint", "0", "-o", out, "-set", "press.1.pressure=300",
+		"-set", `snow.1.material="fresh"`, "../../examples/press_ball.toml"}
+	if code := run(args, &strings.Builder{}, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	readFrame(t, out+"/snow.0001.prt")
+	stderr.Reset()
+	if code := run([]string{"-set", "press.3.pressure=1", "../../examples/press_ball.toml"}, &strings.Builder{}, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "press_ball.toml: -set press.3.pressure: press has entries 1 to 1") {
+		t.Errorf("bad -set: exit %d, %q", code, stderr.String())
+	}
+}
+
+func TestFrameName(t *testing.T) {
+	if got := frameName("snow.####.prt", 7); got != "snow.0007.prt" {
+		t.Error(got)
+	}
+	if got := frameName("snow_%04d.prt", 12); got != "snow_0012.prt" {
+		t.Error(got)
 	}
 }
