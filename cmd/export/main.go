@@ -61,12 +61,6 @@ flicker. compare colours every picture over one range: -color-range, or else one
 that spans each picture's own.
 `
 
-// Exit statuses: 2 for usage errors, 1 for everything else.
-const (
-	exitFailure = cli.ExitFailure
-	exitUsage   = cli.ExitUsage
-)
-
 // settings is what the flags say.
 type settings struct {
 	to            string
@@ -126,8 +120,7 @@ func run(args []string, stderr io.Writer) int {
 
 func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("export", stderr, usage, examples)
 	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters or compare (required)")
 	frames := fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
@@ -145,22 +138,16 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	keep := fs.String("keep", "", "prt: keep only these `channels` (default: all)")
 	drop := fs.String("drop", "", "prt: drop these `channels`")
 	rename := fs.String("rename", "", "prt: rename channels, `Old=New,...`")
-	s.view.flags(fs)
-	s.clusters.flags(fs)
-	s.compare.flags(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, examples)
-	}
+	s.view.flags(fs.FlagSet)
+	s.clusters.flags(fs.FlagSet)
+	s.compare.flags(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	switch s.to {
 	case "ply", "vdb", "prt", "png", "clusters", "compare":
 	case "":
-		fs.Usage()
-		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare (-h for help)")
 	default:
 		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters or compare", s.to)
 	}
@@ -189,8 +176,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	case fs.NArg() == 1 && wholeSequence:
 		s.input = fs.Arg(0)
 	default:
-		fs.Usage()
-		return nil, errors.New("")
+		return nil, fmt.Errorf("-to %s: give the input and the output, not %q (-h for help)", s.to, fs.Args())
 	}
 	if s.threads < 0 {
 		return nil, fmt.Errorf("-threads %d: must be positive", s.threads)

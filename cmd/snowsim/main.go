@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/scene"
@@ -111,7 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	case s.run.every < 0:
 		return nil, fmt.Errorf("-checkpoint %d: must be >= 0 (0: no checkpoints)", s.run.every)
 	case fs.NArg() > 1:
-		return nil, fmt.Errorf("%d scene files (%s): give one, or none for the built-in demo", fs.NArg(), strings.Join(fs.Args(), " "))
+		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
 	}
 	s.scene = fs.Arg(0)
 	return s, nil

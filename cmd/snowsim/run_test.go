@@ -174,25 +174,37 @@ func TestUnstableRunStopsCleanly(t *testing.T) {
 	}
 }
 
-// Usage errors exit with 2; -h prints help with examples and exits with 0.
+// Usage errors exit with 2 and say in one line which flag is wrong and why; -h
+// prints help with examples and exits with 0, as does -print-demo; a failure exits
+// with 1.
 func TestUsage(t *testing.T) {
-	var stderr bytes.Buffer
-	if code := run([]string{"-quality", "extreme"}, &bytes.Buffer{}, &stderr); code != 2 {
-		t.Errorf("bad -quality: exit %d", code)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string // the whole of stderr
+	}{
+		{[]string{"-quality", "extreme"}, 2, `snowsim: -quality "extreme": use draft, normal, high or ultra` + "\n"},
+		{[]string{"-frames", "-3"}, 2, "snowsim: -frames -3: must be >= 0 (0: the scene's time.frames)\n"},
+		{[]string{"-threads", "-1"}, 2, "snowsim: -threads -1: must be >= 0 (0: the scene's solver.threads)\n"},
+		{[]string{"-checkpoint", "-1"}, 2, "snowsim: -checkpoint -1: must be >= 0 (0: no checkpoints)\n"},
+		{[]string{"-frames", "many"}, 2, `snowsim: invalid value "many" for flag -frames: parse error` + "\n"},
+		{[]string{"-nosuchflag"}, 2, "snowsim: flag provided but not defined: -nosuchflag\n"},
+		{[]string{"a.toml", "b.toml"}, 2, `snowsim: give one scene file, or none for the built-in demo, not ["a.toml" "b.toml"] (-h for help)` + "\n"},
+		{[]string{"/no/such/scene.toml"}, 1, "snowsim: open /no/such/scene.toml: no such file or directory\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, &stdout, &stderr); code != c.code || stderr.String() != c.want || stdout.Len() > 0 {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, stderr.String(), c.code, c.want)
+		}
 	}
-	if code := run([]string{"-nosuchflag"}, &bytes.Buffer{}, &stderr); code != 2 {
-		t.Errorf("unknown flag: exit %d", code)
-	}
-	stderr.Reset()
-	if code := run([]string{"-h"}, &bytes.Buffer{}, &stderr); code != 0 || !strings.Contains(stderr.String(), "Examples:") {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "Examples:") ||
+		!strings.Contains(stderr.String(), "-checkpoint N") {
 		t.Errorf("-h: exit %d, %q", code, stderr.String())
 	}
-	var stdout bytes.Buffer
-	if code := run([]string{"-print-demo"}, &stdout, &stderr); code != 0 || !bytes.Equal(stdout.Bytes(), demoScene) {
-		t.Errorf("-print-demo: exit %d", code)
-	}
-	if code := run([]string{"/no/such/scene.toml"}, &bytes.Buffer{}, &stderr); code != 1 {
-		t.Errorf("missing scene: exit %d", code)
+	stderr.Reset()
+	if code := run([]string{"-print-demo"}, &stdout, &stderr); code != 0 || !bytes.Equal(stdout.Bytes(), demoScene) || stderr.Len() > 0 {
+		t.Errorf("-print-demo: exit %d, %q", code, stderr.String())
 	}
 }
 

@@ -38,8 +38,8 @@ func (fs *FlagSet) Parse(args []string) error {
 	return err
 }
 
-// Given returns the flags set on the command line, by name: those whose zero
-// value differs from absent.
+// Given returns the names of the flags the command line set: what tells "-voxel 0"
+// from no -voxel.
 func (fs *FlagSet) Given() map[string]bool {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
