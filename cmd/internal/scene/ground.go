@@ -36,8 +36,10 @@ func (l *loader) groundScene(f *sceneFile) (*Scene, error) {
 	if len(f.Collider) == 0 {
 		return nil, keyError("collider", "a ground scene needs a [[collider]] to press into it")
 	}
-	sc.Ground.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, cfg.Cell)
-	return sc, err
+	if sc.Ground.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, cfg.Cell); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 // groundConfig loads the [ground] table: the material, the grid and the terrain.

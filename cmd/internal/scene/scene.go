@@ -25,8 +25,8 @@ type Scene struct {
 	// the colliders too, and the frame loop hands them their keyframes
 	// (collider.AdvanceTo).
 	Sequences []*collider.Sequence
-	// Ground, when not nil, makes this a ground scene: Config holds only the
-	// colliders and the gravity, and the snow fields are empty.
+	// Ground, when not nil, makes this a ground scene: Ground.Config holds the
+	// ground's settings and colliders, and Config, Sources and Materials are empty.
 	Ground *GroundScene
 }
 
@@ -86,8 +86,10 @@ func (l *loader) snowScene(f *sceneFile) (*Scene, error) {
 	if sc.Sources, err = l.snowVolumes(f.Snow, sc.Materials, sc.Config.Domain); err != nil {
 		return nil, err
 	}
-	sc.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, sc.Config.H)
-	return sc, err
+	if sc.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, sc.Config.H); err != nil {
+		return nil, err
+	}
+	return sc, nil
 }
 
 // framesAndOutput loads the keys both methods share: the [time] table's frame rate
