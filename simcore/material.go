@@ -1,7 +1,6 @@
 package simcore
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -36,10 +35,11 @@ func (m Material) Lame() (mu0, lambda0 float64) {
 	return e / (2 * (1 + nu)), e * nu / ((1 + nu) * (1 - 2*nu))
 }
 
-// Validate reports the first parameter that makes no physical sense, by its Table 2 name.
+// Validate reports the first parameter that makes no physical sense, as a
+// *SettingError that names it as Table 2 does (a sintering law's: see SinteringLaw).
 func (m Material) Validate() error {
 	bad := func(name string, v float64, want string) error {
-		return fmt.Errorf("%s = %g: must be %s", name, v, want)
+		return badSetting(name, "%g: must be %s", v, want)
 	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {

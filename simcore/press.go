@@ -1,7 +1,6 @@
 package simcore
 
 import (
-	"fmt"
 	"math"
 	"snowtools/levelset/geom"
 )
@@ -30,17 +29,22 @@ type Press struct {
 	Start, End float64 // s
 }
 
-// Validate reports a press that cannot work.
+// Validate reports a press that cannot work, as a *SettingError naming the field
+// ("center", "axis", "radius", "pressure", "start" or "end").
 func (p *Press) Validate() error {
 	switch {
-	case !p.Center.IsFinite() || !p.Axis.IsFinite():
-		return fmt.Errorf("press centre %v and axis %v: must be finite", p.Center, p.Axis)
+	case !p.Center.IsFinite():
+		return badSetting("center", "%v: must be finite", p.Center)
+	case !p.Axis.IsFinite():
+		return badSetting("axis", "%v: must be finite", p.Axis)
 	case !(p.Radius > 0) || math.IsInf(p.Radius, 0):
-		return fmt.Errorf("press radius %g: must be > 0", p.Radius)
+		return badSetting("radius", "%g: must be > 0", p.Radius)
 	case !(p.Pressure >= 0) || math.IsInf(p.Pressure, 0):
-		return fmt.Errorf("press pressure %g Pa: must be >= 0", p.Pressure)
-	case !(p.Start >= 0) || !(p.End == 0 || p.End > p.Start):
-		return fmt.Errorf("press window [%g, %g] s: must start at or after 0 and end after it starts (0: no end)", p.Start, p.End)
+		return badSetting("pressure", "%g Pa: must be >= 0", p.Pressure)
+	case !(p.Start >= 0):
+		return badSetting("start", "%g s: must be >= 0", p.Start)
+	case !(p.End == 0 || p.End > p.Start):
+		return badSetting("end", "%g s: must be after the start %g s (0: no end)", p.End, p.Start)
 	}
 	return nil
 }

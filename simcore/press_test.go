@@ -57,7 +57,7 @@ func TestPressValidate(t *testing.T) {
 		{Press{Radius: 0, Pressure: 1}, "radius"},
 		{Press{Radius: 1, Pressure: -1}, "pressure"},
 		{Press{Radius: 1, Pressure: math.Inf(1)}, "pressure"},
-		{Press{Radius: 1, Start: 2, End: 1}, "window"},
+		{Press{Radius: 1, Start: 2, End: 1}, "end: 1 s: must be after the start"},
 		{Press{Radius: 1, Axis: geom.Vec3{math.NaN(), 0, 0}}, "axis"},
 	} {
 		if err := c.p.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {

@@ -85,47 +85,50 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate reports the first setting that cannot work.
+// Validate reports the first setting that cannot work, as a *SettingError (a press's
+// wrapped with its number, from 1).
 func (c *Config) Validate() error {
 	switch {
 	case !(c.H > 0) || math.IsInf(c.H, 0):
-		return fmt.Errorf("grid spacing h = %g: must be > 0", c.H)
+		return badSetting("h", "%g: must be > 0 (the grid spacing)", c.H)
 	case !(c.FlipAlpha >= 0 && c.FlipAlpha <= 1):
-		return fmt.Errorf("flip_alpha = %g: must be in [0, 1]", c.FlipAlpha)
+		return badSetting("flip_alpha", "%g: must be in [0, 1]", c.FlipAlpha)
 	case !(c.CFL >= 0 && c.CFL <= 1):
-		return fmt.Errorf("cfl = %g: must be in (0, 1] (0: the integrator's default)", c.CFL)
+		return badSetting("cfl", "%g: must be in (0, 1] (0: the integrator's default)", c.CFL)
 	case !(c.MaxDt > 0):
-		return fmt.Errorf("max_dt = %g: must be > 0", c.MaxDt)
+		return badSetting("max_dt", "%g: must be > 0", c.MaxDt)
 	case !(c.MinDt > 0 && c.MinDt <= c.MaxDt):
-		return fmt.Errorf("min_dt = %g: must be in (0, max_dt]", c.MinDt)
+		return badSetting("min_dt", "%g: must be in (0, max_dt]", c.MinDt)
 	case c.Threads < 0:
-		return fmt.Errorf("threads = %d: must be >= 0", c.Threads)
+		return badSetting("threads", "%d: must be >= 0", c.Threads)
 	case !c.Gravity.IsFinite():
-		return fmt.Errorf("gravity %v: must be finite", c.Gravity)
+		return badSetting("gravity", "%v: must be finite", c.Gravity)
 	case !(c.GravityStart >= 0) || math.IsInf(c.GravityStart, 0):
-		return fmt.Errorf("gravity start %g s: must be >= 0", c.GravityStart)
+		return badSetting("gravity_start", "%g s: must be >= 0", c.GravityStart)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
-		return fmt.Errorf("integrator %d: unknown", c.Integrator)
+		return badSetting("integrator", "%d: unknown", c.Integrator)
 	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
-		return fmt.Errorf("beta = %g: must be in [0, 1]", c.Beta)
-	case !(c.SinterStart >= 0) || !(c.SinterEnd == 0 || c.SinterEnd > c.SinterStart):
-		return fmt.Errorf("sintering window [%g, %g] s: must start at or after 0 and end after it starts (0: no end)", c.SinterStart, c.SinterEnd)
+		return badSetting("beta", "%g: must be in [0, 1]", c.Beta)
+	case !(c.SinterStart >= 0):
+		return badSetting("sinter_start", "%g s: must be >= 0", c.SinterStart)
+	case !(c.SinterEnd == 0 || c.SinterEnd > c.SinterStart):
+		return badSetting("sinter_end", "%g s: must be after the start %g s (0: no end)", c.SinterEnd, c.SinterStart)
 	case c.Integrator == SemiImplicit && !(c.WaveCells > 0):
-		return fmt.Errorf("wave cells = %g: must be > 0", c.WaveCells)
+		return badSetting("wave_cells", "%g: must be > 0", c.WaveCells)
 	case c.Integrator == SemiImplicit && !(c.SolverTolerance > 0 && c.SolverTolerance < 1):
-		return fmt.Errorf("solver tolerance = %g: must be in (0, 1)", c.SolverTolerance)
+		return badSetting("tolerance", "%g: must be in (0, 1) (the solver's relative residual)", c.SolverTolerance)
 	case c.Integrator == SemiImplicit && c.SolverMaxIterations < 1:
-		return fmt.Errorf("solver iterations = %d: must be at least 1", c.SolverMaxIterations)
+		return badSetting("max_iterations", "%d: must be at least 1 (solver iterations)", c.SolverMaxIterations)
 	}
 	for k := range c.Presses {
 		if err := c.Presses[k].Validate(); err != nil {
-			return fmt.Errorf("press %d: %v", k+1, err)
+			return fmt.Errorf("press %d: %w", k+1, err)
 		}
 	}
 	s := c.Domain.Size()
 	for a := 0; a < 3; a++ {
 		if !(s[a] >= 4*c.H) {
-			return fmt.Errorf("domain %v to %v: must be at least 4 cells wide on every axis", c.Domain.Min, c.Domain.Max)
+			return badSetting("domain", "%v to %v: must be at least 4 cells wide on every axis", c.Domain.Min, c.Domain.Max)
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package simcore
 
 import (
-	"fmt"
 	"math"
 
 	"snowtools/levelset/parallel"
@@ -107,7 +106,8 @@ func (l *SinteringLaw) Harden(xi, sigmaM, force, dt float64) float64 {
 // Validate reports a law that cannot describe snow of initial density rho0 and
 // Poisson's ratio nu0: rho0 must lie below rho_max, the rates must not be negative,
 // and Poisson's ratio must stay below 1/2 up to full density, where equation (7) gives
-// nu_max.
+// nu_max. The error is a *SettingError naming "sintering." and the parameter, or
+// "sintering" for the law as a whole.
 func (l *SinteringLaw) Validate(rho0, nu0 float64) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	for _, c := range []struct {
@@ -115,17 +115,17 @@ func (l *SinteringLaw) Validate(rho0, nu0 float64) error {
 		v    float64
 	}{{"C1", l.C1}, {"C2", l.C2}, {"C4", l.C4}, {"C5", l.C5}} {
 		if !finite(c.v) || c.v < 0 {
-			return fmt.Errorf("sintering %s = %g: must be >= 0", c.name, c.v)
+			return badSetting("sintering."+c.name, "%g: must be >= 0", c.v)
 		}
 	}
 	switch {
 	case !finite(l.C3):
-		return fmt.Errorf("sintering C3 = %g: must be finite", l.C3)
+		return badSetting("sintering.C3", "%g: must be finite", l.C3)
 	case !finite(l.MaxDensity) || !(l.MaxDensity > rho0):
-		return fmt.Errorf("sintering rho_max = %g: must exceed the snow's density rho0 = %g", l.MaxDensity, rho0)
+		return badSetting("sintering.rho_max", "%g: must exceed the snow's density rho0 = %g", l.MaxDensity, rho0)
 	}
 	if _, nuMax := l.Maxima(1, nu0, rho0/l.MaxDensity); !(nuMax < 0.5) {
-		return fmt.Errorf("sintering: Poisson's ratio would reach %.3g at rho_max = %g (from nu = %g at rho0 = %g): "+
+		return badSetting("sintering", "Poisson's ratio would reach %.3g at rho_max = %g (from nu = %g at rho0 = %g): "+
 			"it must stay below 0.5; lower nu or raise rho0", nuMax, l.MaxDensity, nu0, rho0)
 	}
 	return nil

@@ -1,7 +1,6 @@
 package simcore
 
 import (
-	"fmt"
 	"math"
 	"snowtools/levelset/geom"
 	"snowtools/simcore/hashrand"
@@ -32,24 +31,25 @@ type Variation struct {
 	ShellDensity   float64 // factor on rho_0 (and so on mass) in the shell; 0 is read as 1
 }
 
-// Validate reports a knob out of range.
+// Validate reports a knob out of range, as a *SettingError naming it in snake case
+// ("noise_scale", "stiffness_noise", ...).
 func (v Variation) Validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case !finite(v.NoiseScale) || v.NoiseScale < 0:
-		return fmt.Errorf("noise scale %g: must be >= 0 (m)", v.NoiseScale)
+		return badSetting("noise_scale", "%g: must be >= 0 (m)", v.NoiseScale)
 	case !finite(v.StiffnessNoise) || v.StiffnessNoise < 0 || v.StiffnessNoise >= 1:
-		return fmt.Errorf("stiffness noise %g: must be in [0, 1)", v.StiffnessNoise)
+		return badSetting("stiffness_noise", "%g: must be in [0, 1)", v.StiffnessNoise)
 	case !finite(v.StretchNoise) || v.StretchNoise < 0 || v.StretchNoise >= 1:
-		return fmt.Errorf("stretch noise %g: must be in [0, 1)", v.StretchNoise)
+		return badSetting("stretch_noise", "%g: must be in [0, 1)", v.StretchNoise)
 	case (v.StiffnessNoise > 0 || v.StretchNoise > 0) && v.NoiseScale == 0:
-		return fmt.Errorf("noise amplitudes %g, %g need a noise scale > 0 (m)", v.StiffnessNoise, v.StretchNoise)
+		return badSetting("noise_scale", "0: the noise amplitudes %g, %g need a noise scale > 0 (m)", v.StiffnessNoise, v.StretchNoise)
 	case !finite(v.ShellThickness) || v.ShellThickness < 0:
-		return fmt.Errorf("shell thickness %g: must be >= 0 (m)", v.ShellThickness)
+		return badSetting("shell_thickness", "%g: must be >= 0 (m)", v.ShellThickness)
 	case !finite(v.ShellStiffness) || v.ShellStiffness < 0:
-		return fmt.Errorf("shell stiffness factor %g: must be > 0 (0 means 1)", v.ShellStiffness)
+		return badSetting("shell_stiffness", "%g: must be > 0 (a factor; 0 means 1)", v.ShellStiffness)
 	case !finite(v.ShellDensity) || v.ShellDensity < 0:
-		return fmt.Errorf("shell density factor %g: must be > 0 (0 means 1)", v.ShellDensity)
+		return badSetting("shell_density", "%g: must be > 0 (a factor; 0 means 1)", v.ShellDensity)
 	}
 	return nil
 }

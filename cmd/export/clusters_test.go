@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/prt"
 )
 
@@ -265,11 +266,11 @@ func TestClustersForeignFiles(t *testing.T) {
 	out := filepath.Join(dir, "r.csv")
 
 	code, log := runExport(t, "-to", "clusters", bare, out)
-	if code != exitFailure || !strings.Contains(log, "frame 1 ("+bare+"): no GridSpacing") || !strings.Contains(log, "-link") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frame 1 ("+bare+"): no GridSpacing") || !strings.Contains(log, "-link") {
 		t.Errorf("no GridSpacing: exit %d: %s", code, log)
 	}
 	code, log = runExport(t, "-to", "clusters", "-link", "0.05", noMass, out)
-	if code != exitFailure || !strings.Contains(log, "no Mass channel") || !strings.Contains(log, "-mass") {
+	if code != cli.ExitFailure || !strings.Contains(log, "no Mass channel") || !strings.Contains(log, "-mass") {
 		t.Errorf("no Mass: exit %d: %s", code, log)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -303,7 +304,7 @@ func TestClustersDamagedFrame(t *testing.T) {
 	truncateHalf(t, bad)
 	out := filepath.Join(dir, "out")
 	code, log := runExport(t, "-to", "clusters", "-threads", "1", in, filepath.Join(out, "c.csv"))
-	if code != exitFailure || !strings.Contains(log, "frame 2 ("+bad+")") || !strings.Contains(log, "prt:") || !strings.Contains(log, "nothing was written") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frame 2 ("+bad+")") || !strings.Contains(log, "prt:") || !strings.Contains(log, "nothing was written") {
 		t.Fatalf("exit %d: %s", code, log)
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {
@@ -320,15 +321,15 @@ func TestClustersUsageErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-to", "ply", "-link", "0.01", in, filepath.Join(dir, "o.ply")}, exitUsage, "-link applies to -to clusters, not -to ply"},
-		{[]string{"-to", "png", "-powder", "5", in, filepath.Join(dir, "o.png")}, exitUsage, "-powder applies to -to clusters"},
-		{[]string{"-to", "clusters", "-voxel", "0.01", in, out}, exitUsage, "-voxel applies to -to vdb"},
-		{[]string{"-to", "clusters", "-link", "-0.01", in, out}, exitUsage, "-link -0.01: must be a positive distance"},
-		{[]string{"-to", "clusters", "-link", "NaN", in, out}, exitUsage, "-link NaN"},
-		{[]string{"-to", "clusters", "-powder", "-1", in, out}, exitUsage, "-powder -1"},
-		{[]string{"-to", "clusters", in}, exitUsage, "Usage:"},
-		{[]string{"-to", "cluster", in, out}, exitUsage, "ply, vdb, prt, png, clusters or compare"},
-		{[]string{"-to", "clusters", in, filepath.Join(dir, "sim", "snow.0001.prt")}, exitFailure, "would replace its input"},
+		{[]string{"-to", "ply", "-link", "0.01", in, filepath.Join(dir, "o.ply")}, cli.ExitUsage, "-link applies to -to clusters, not -to ply"},
+		{[]string{"-to", "png", "-powder", "5", in, filepath.Join(dir, "o.png")}, cli.ExitUsage, "-powder applies to -to clusters"},
+		{[]string{"-to", "clusters", "-voxel", "0.01", in, out}, cli.ExitUsage, "-voxel applies to -to vdb"},
+		{[]string{"-to", "clusters", "-link", "-0.01", in, out}, cli.ExitUsage, "-link -0.01: must be a positive distance"},
+		{[]string{"-to", "clusters", "-link", "NaN", in, out}, cli.ExitUsage, "-link NaN"},
+		{[]string{"-to", "clusters", "-powder", "-1", in, out}, cli.ExitUsage, "-powder -1"},
+		{[]string{"-to", "clusters", in}, cli.ExitUsage, "-to clusters: give the input and the output, not ["},
+		{[]string{"-to", "cluster", in, out}, cli.ExitUsage, "ply, vdb, prt, png, clusters or compare"},
+		{[]string{"-to", "clusters", in, filepath.Join(dir, "sim", "snow.0001.prt")}, cli.ExitFailure, "would replace its input"},
 	} {
 		code, log := runExport(t, c.args...)
 		if code != c.code || !strings.Contains(log, c.want) {

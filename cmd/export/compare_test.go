@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/preview"
 	"snowtools/levelset/geom"
@@ -338,28 +339,28 @@ func TestCompareErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-labels", "one", out, a, b}, exitUsage, "-labels: 1 labels for 2 inputs"},
-		{[]string{"-labels", "one,two,", out, a, b}, exitUsage, "-labels: 3 labels for 2 inputs"},
-		{[]string{out}, exitUsage, "needs the output picture, then the inputs"},
-		{[]string{a, b, out}, exitUsage, "writes one PNG, named before the inputs"},
-		{[]string{filepath.Join(dir, "c.####.png"), a}, exitUsage, "without #### or %04d"},
-		{[]string{"-frames", "1,,3", out, a, b}, exitUsage, `-frames "1,,3": "" is neither a frame`},
-		{[]string{"-frames", "3-1", out, a, b}, exitUsage, `"3-1" is neither a frame A nor a range`},
-		{[]string{"-frames", "0-1000", out, a, b}, exitUsage, "more than 50 frames; at most 50 columns"},
-		{[]string{"-every", "-2", out, a, b}, exitUsage, "-every -2"},
-		{[]string{"-sheet", "s.png", out, a, b}, exitUsage, "-sheet applies to -to png, not -to compare"},
-		{[]string{"-size", "8x8", out, a, b}, exitUsage, "-size"},
-		{[]string{"-frames", "1,3", out, a, b}, exitFailure, b + " has no frame 3 (it has frames 1-2)"},
-		{[]string{"-frames", "1-4", out, b, a}, exitFailure, b + " has no frames 3, 4 (it has frames 1-2)"},
-		{[]string{out, a, far}, exitFailure, "no frame number in common (" + a + " has frames 1-3, " + far + " has frames 7-8)"},
-		{[]string{out, a, filepath.Join(dir, "none", "snow.####.prt")}, exitFailure, "none"},
+		{[]string{"-labels", "one", out, a, b}, cli.ExitUsage, "-labels: 1 labels for 2 inputs"},
+		{[]string{"-labels", "one,two,", out, a, b}, cli.ExitUsage, "-labels: 3 labels for 2 inputs"},
+		{[]string{out}, cli.ExitUsage, "needs the output picture, then the inputs"},
+		{[]string{a, b, out}, cli.ExitUsage, "writes one PNG, named before the inputs"},
+		{[]string{filepath.Join(dir, "c.####.png"), a}, cli.ExitUsage, "without #### or %04d"},
+		{[]string{"-frames", "1,,3", out, a, b}, cli.ExitUsage, `-frames "1,,3": "" is neither a frame`},
+		{[]string{"-frames", "3-1", out, a, b}, cli.ExitUsage, `"3-1" is neither a frame A nor a range`},
+		{[]string{"-frames", "0-1000", out, a, b}, cli.ExitUsage, "more than 50 frames; at most 50 columns"},
+		{[]string{"-every", "-2", out, a, b}, cli.ExitUsage, "-every -2"},
+		{[]string{"-sheet", "s.png", out, a, b}, cli.ExitUsage, "-sheet applies to -to png, not -to compare"},
+		{[]string{"-size", "8x8", out, a, b}, cli.ExitUsage, "-size"},
+		{[]string{"-frames", "1,3", out, a, b}, cli.ExitFailure, b + " has no frame 3 (it has frames 1-2)"},
+		{[]string{"-frames", "1-4", out, b, a}, cli.ExitFailure, b + " has no frames 3, 4 (it has frames 1-2)"},
+		{[]string{out, a, far}, cli.ExitFailure, "no frame number in common (" + a + " has frames 1-3, " + far + " has frames 7-8)"},
+		{[]string{out, a, filepath.Join(dir, "none", "snow.####.prt")}, cli.ExitFailure, "none"},
 	} {
 		code, log := runExport(t, append([]string{"-to", "compare"}, c.args...)...)
 		if code != c.code || !strings.Contains(log, c.want) {
 			t.Errorf("%v: exit %d (want %d): %s (want %q)", c.args, code, c.code, log, c.want)
 		}
 	}
-	if code, log := runExport(t, "-to", "ply", "-frames", "1,3", a, filepath.Join(dir, "p.####.ply")); code != exitUsage ||
+	if code, log := runExport(t, "-to", "ply", "-frames", "1,3", a, filepath.Join(dir, "p.####.ply")); code != cli.ExitUsage ||
 		!strings.Contains(log, "a list of frames is for -to compare") {
 		t.Errorf("-frames list for ply: exit %d: %s", code, log)
 	}
@@ -367,11 +368,11 @@ func TestCompareErrors(t *testing.T) {
 	bad := filepath.Join(dir, "b", "snow.0002.prt")
 	truncateHalf(t, bad)
 	code, log := runExport(t, "-to", "compare", "-size", "16x16", "-ss", "1", "-radius", "0.02", out, a, b)
-	if code != exitFailure || !strings.Contains(log, "frame 2 ("+bad+")") || !strings.Contains(log, "nothing was written") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frame 2 ("+bad+")") || !strings.Contains(log, "nothing was written") {
 		t.Errorf("damaged frame: exit %d: %s", code, log)
 	}
 	code, log = runExport(t, "-to", "compare", "-color", "Velocity", "-size", "16x16", "-radius", "0.02", out, a, b)
-	if code != exitFailure || !strings.Contains(log, "frame 2 ("+bad+")") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frame 2 ("+bad+")") {
 		t.Errorf("damaged frame, colour range pass: exit %d: %s", code, log)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"snowtools/cmd/internal/cli"
 )
 
 // A damaged frame stops the run with its number, its file and what is wrong; the
@@ -16,7 +18,7 @@ func TestDamagedFrame(t *testing.T) {
 	truncateHalf(t, bad)
 	out := filepath.Join(dir, "out")
 	code, log := runExport(t, "-to", "ply", "-threads", "1", in, filepath.Join(out, "s.####.ply"))
-	if code != exitFailure || !strings.Contains(log, "frame 3 ("+bad+")") || !strings.Contains(log, "prt:") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frame 3 ("+bad+")") || !strings.Contains(log, "prt:") {
 		t.Fatalf("exit %d: %s", code, log)
 	}
 	entries, _ := os.ReadDir(out)
@@ -41,22 +43,43 @@ func TestUsageErrors(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{in, out}, exitUsage, "-to is required"},
-		{[]string{"-to", "obj", in, out}, exitUsage, `-to "obj"`},
-		{[]string{"-to", "ply", "-voxel", "0.01", in, out}, exitUsage, "-voxel applies to -to vdb, not -to ply"},
-		{[]string{"-to", "vdb", "-ascii", in, out}, exitUsage, "-ascii applies to -to ply"},
-		{[]string{"-to", "png", "-size", "big", in, out}, exitUsage, "-size"},
-		{[]string{"-to", "ply", "-frames", "5-2", in, out}, exitUsage, "-frames"},
-		{[]string{"-to", "ply", "-colormap", "rainbow", in, out}, exitUsage, "viridis"},
-		{[]string{"-to", "vdb", "-filter", "0.5", in, out}, exitUsage, "-filter"},
-		{[]string{"-to", "prt", "-rename", "A", in, out}, exitUsage, "Old=New"},
-		{[]string{"-to", "ply", "-frames", "7", in, out}, exitFailure, "no frame in -frames 7"},
-		{[]string{"-to", "ply", filepath.Join(dir, "nothing.prt"), out}, exitFailure, "no such file"},
-		{[]string{"-to", "prt", in, filepath.Join(dir, "sim", "snow.0001.prt")}, exitFailure, "would replace its input"},
+		{[]string{in, out}, cli.ExitUsage, "-to is required"},
+		{[]string{"-to", "obj", in, out}, cli.ExitUsage, `-to "obj"`},
+		{[]string{"-to", "ply", "-voxel", "0.01", in, out}, cli.ExitUsage, "-voxel applies to -to vdb, not -to ply"},
+		{[]string{"-to", "vdb", "-ascii", in, out}, cli.ExitUsage, "-ascii applies to -to ply"},
+		{[]string{"-to", "png", "-size", "big", in, out}, cli.ExitUsage, "-size"},
+		{[]string{"-to", "ply", "-frames", "5-2", in, out}, cli.ExitUsage, "-frames"},
+		{[]string{"-to", "ply", "-colormap", "rainbow", in, out}, cli.ExitUsage, "viridis"},
+		{[]string{"-to", "vdb", "-filter", "0.5", in, out}, cli.ExitUsage, "-filter"},
+		{[]string{"-to", "prt", "-rename", "A", in, out}, cli.ExitUsage, "Old=New"},
+		{[]string{"-to", "ply", "-frames", "7", in, out}, cli.ExitFailure, "no frame in -frames 7"},
+		{[]string{"-to", "ply", filepath.Join(dir, "nothing.prt"), out}, cli.ExitFailure, "no such file"},
+		{[]string{"-to", "prt", in, filepath.Join(dir, "sim", "snow.0001.prt")}, cli.ExitFailure, "would replace its input"},
 	} {
 		code, log := runExport(t, c.args...)
 		if code != c.code || !strings.Contains(log, c.want) {
 			t.Errorf("%v: exit %d (want %d): %s (want %q)", c.args, code, c.code, log, c.want)
+		}
+	}
+}
+
+// -h prints help with examples and exits with 0; a usage error is one line that names
+// the flag or arguments at fault, without the help.
+func TestHelpAndUsageLines(t *testing.T) {
+	if code, log := runExport(t, "-h"); code != 0 || !strings.Contains(log, "Examples:") || !strings.Contains(log, "-to format") {
+		t.Errorf("-h: exit %d, %q", code, log)
+	}
+	for _, c := range []struct {
+		args []string
+		want string // the whole of stderr
+	}{
+		{[]string{"-to", "ply", "-threads", "-1", "in.prt", "out.ply"}, "export: -threads -1: must be positive\n"},
+		{[]string{"-to", "ply", "-threads", "all", "in.prt", "out.ply"}, `export: invalid value "all" for flag -threads: parse error` + "\n"},
+		{[]string{"-to", "ply", "in.prt"}, `export: -to ply: give the input and the output, not ["in.prt"] (-h for help)` + "\n"},
+		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters or compare (-h for help)\n"},
+	} {
+		if code, log := runExport(t, c.args...); code != cli.ExitUsage || log != c.want {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, log, cli.ExitUsage, c.want)
 		}
 	}
 }

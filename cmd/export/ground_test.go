@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/ply"
 )
 
@@ -143,7 +144,7 @@ func TestGroundMeshErrors(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out", "f.####.png")
 	code, log := runExport(t, "-to", "png", "-size", "64x48", "-ground", "ground.####.ply", spray, out)
-	if code != exitFailure || !strings.Contains(log, "no frame 2 ("+missing+")") {
+	if code != cli.ExitFailure || !strings.Contains(log, "no frame 2 ("+missing+")") {
 		t.Errorf("missing ground frame: exit %d: %s", code, log)
 	}
 	if _, err := os.Stat(filepath.Dir(out)); err == nil {
@@ -157,18 +158,18 @@ func TestGroundMeshErrors(t *testing.T) {
 	bad := filepath.Join(dir, "run", "ground.0003.ply")
 	truncateHalf(t, bad)
 	code, log = runExport(t, "-to", "png", "-size", "64x48", "-frames", "3", "-ground", "ground.####.ply", spray, out)
-	if code != exitFailure || !strings.Contains(log, bad) || !strings.Contains(log, "element") {
+	if code != cli.ExitFailure || !strings.Contains(log, bad) || !strings.Contains(log, "element") {
 		t.Errorf("damaged ground frame: exit %d: %s", code, log)
 	}
 	for _, c := range []struct{ ground, want string }{
 		{"ground.txt", "use auto, none, a height, or a mesh"},
 		{"ground.%4d.ply", "-ground"},
 	} {
-		if code, log := runExport(t, "-to", "png", "-ground", c.ground, spray, out); code != exitUsage || !strings.Contains(log, c.want) {
+		if code, log := runExport(t, "-to", "png", "-ground", c.ground, spray, out); code != cli.ExitUsage || !strings.Contains(log, c.want) {
 			t.Errorf("-ground %s: exit %d: %s", c.ground, code, log)
 		}
 	}
-	if code, log := runExport(t, "-to", "png", "-ground", "nothere.####.ply", spray, out); code != exitFailure ||
+	if code, log := runExport(t, "-to", "png", "-ground", "nothere.####.ply", spray, out); code != cli.ExitFailure ||
 		!strings.Contains(log, filepath.Join(dir, "run", "nothere.####.ply")) {
 		t.Errorf("no ground files: exit %d: %s", code, log)
 	}
@@ -193,7 +194,7 @@ func TestCompareGroundMesh(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, log := runExport(t, "-to", "compare", "-frames", "2,3", "-ground", "ground.####.ply", filepath.Join(dir, "c.png"), a, b)
-	if code != exitFailure || !strings.Contains(log, filepath.Join(dir, "b", "ground.0002.ply")) {
+	if code != cli.ExitFailure || !strings.Contains(log, filepath.Join(dir, "b", "ground.0002.ply")) {
 		t.Errorf("compare with a missing ground frame: exit %d: %s", code, log)
 	}
 }

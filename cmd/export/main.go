@@ -61,12 +61,6 @@ flicker. compare colours every picture over one range: -color-range, or else one
 that spans each picture's own.
 `
 
-// Exit statuses: 2 for usage errors, 1 for everything else.
-const (
-	exitFailure = cli.ExitFailure
-	exitUsage   = cli.ExitUsage
-)
-
 // settings is what the flags say.
 type settings struct {
 	to            string
@@ -126,30 +120,23 @@ func run(args []string, stderr io.Writer) int {
 
 func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
-	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	raw := s.define(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, examples)
-	}
+	fs := cli.NewFlagSet("export", stderr, usage, examples)
+	raw := s.define(fs.FlagSet)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	switch s.to {
 	case "ply", "vdb", "prt", "png", "clusters", "compare":
 	case "":
-		fs.Usage()
-		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare (-h for help)")
 	default:
 		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters or compare", s.to)
 	}
-	given, err := s.flagsGiven(fs)
+	given, err := s.flagsGiven(fs.FlagSet)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.arguments(fs, raw.frames, given); err != nil {
+	if err := s.arguments(fs.FlagSet, raw.frames, given); err != nil {
 		return nil, err
 	}
 	if err := s.convert(raw); err != nil {
@@ -222,8 +209,7 @@ func (s *settings) arguments(fs *flag.FlagSet, frames *string, given map[string]
 	case fs.NArg() == 1 && wholeSequence:
 		s.input = fs.Arg(0)
 	default:
-		fs.Usage()
-		return errors.New("")
+		return fmt.Errorf("-to %s: give the input and the output, not %q (-h for help)", s.to, fs.Args())
 	}
 	if *frames != "" && s.to != "compare" {
 		var err error

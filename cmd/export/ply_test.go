@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/ply"
 )
 
@@ -136,7 +137,7 @@ func TestPLYSingleFrameAndRange(t *testing.T) {
 	// Any one file of the sequence designates the whole sequence; one output file
 	// for three frames is refused.
 	code, log := runExport(t, "-to", "ply", filepath.Join(dir, "sim", "snow.0001.prt"), filepath.Join(dir, "one.ply"))
-	if code != exitFailure || !strings.Contains(log, "names one file for 3 frames") {
+	if code != cli.ExitFailure || !strings.Contains(log, "names one file for 3 frames") {
 		t.Errorf("exit %d: %s", code, log)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"snowtools/cmd/internal/cli"
 )
 
 func decodePNG(t *testing.T, path string) image.Image {
@@ -75,7 +77,7 @@ func TestPNGSheetOnly(t *testing.T) {
 	if b := decodePNG(t, sheet).Bounds(); b.Dx() < 2*sheetCellWidth {
 		t.Errorf("sheet %v", b)
 	}
-	if code, log := runExport(t, "-to", "png", in); code != exitUsage {
+	if code, log := runExport(t, "-to", "png", in); code != cli.ExitUsage {
 		t.Errorf("no output and no sheet: exit %d: %s", code, log)
 	}
 }

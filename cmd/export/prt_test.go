@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/prt"
 )
 
@@ -91,7 +92,7 @@ func TestPRTKeepAndErrors(t *testing.T) {
 		{[]string{"-color", "Nope"}, "no Nope channel"},
 	} {
 		code, log := runExport(t, append(append([]string{"-to", "prt"}, c.args...), in, filepath.Join(dir, "bad.prt"))...)
-		if code != exitFailure || !strings.Contains(log, c.want) {
+		if code != cli.ExitFailure || !strings.Contains(log, c.want) {
 			t.Errorf("%v: exit %d, %s (want %q)", c.args, code, log, c.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/vdb"
 	"snowtools/formats/vdb/vdbtest"
 	"snowtools/levelset"
@@ -119,11 +120,11 @@ func TestVDBNeedsMassAndSpacing(t *testing.T) {
 	dir := t.TempDir()
 	in, _ := writeSequence(t, dir, 1)
 	code, log := runExport(t, "-to", "vdb", "-half", "nothing", in, filepath.Join(dir, "a.vdb"))
-	if code != exitFailure || !strings.Contains(log, "-half nothing: no such grid") {
+	if code != cli.ExitFailure || !strings.Contains(log, "-half nothing: no such grid") {
 		t.Errorf("exit %d: %s", code, log)
 	}
 	code, log = runExport(t, "-to", "vdb", "-props", "ID", in, filepath.Join(dir, "a.vdb"))
-	if code != exitFailure || !strings.Contains(log, "-props ID") {
+	if code != cli.ExitFailure || !strings.Contains(log, "-props ID") {
 		t.Errorf("exit %d: %s", code, log)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.vdb")); err == nil {

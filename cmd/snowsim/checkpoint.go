@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/scene"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/checkpoint"
 	"snowtools/simcore"
@@ -176,7 +177,7 @@ func (c *checkpoints) newest(log io.Writer) (int, simcore.State, error) {
 
 // resumeSim restores the newest usable checkpoint. It returns a nil Sim, and no error,
 // when that checkpoint is already at or past the last frame.
-func resumeSim(sc *Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, int, error) {
+func resumeSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, int, error) {
 	frame, st, err := cps.newest(log)
 	if err != nil {
 		return nil, 0, err

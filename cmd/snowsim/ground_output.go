@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/binary"
 	"io"
-	"math"
 
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/cmd/internal/scene"
 	"snowtools/formats/heightpng"
 	"snowtools/formats/obj"
-	"snowtools/formats/ply"
 	"snowtools/formats/prt"
 	"snowtools/levelset/geom"
 	"snowtools/simcore/heightfield"
@@ -18,57 +17,17 @@ import (
 
 // groundMesh returns the part of the ground the scene writes: the whole virtual
 // grid, or only the columns the simulation created.
-func groundMesh(g *GroundScene, f *heightfield.Field) *geom.Mesh {
+func groundMesh(g *scene.GroundScene, f *heightfield.Field) *geom.Mesh {
 	if g.Touched {
 		return f.Mesh()
 	}
 	return f.GridMesh(g.Config.Extent)
 }
 
-// writeMeshPLY writes m (nil: no vertex and no face) as a binary little-endian PLY
-// with float x y z vertices and uchar-int vertex_indices faces, the names Blender
-// and Krakatoa read.
+// writeMeshPLY writes m (nil: an empty mesh) as a binary PLY that Blender and
+// Krakatoa read.
 func writeMeshPLY(w io.Writer, m *geom.Mesh) error {
-	if m == nil {
-		m = &geom.Mesh{}
-	}
-	h := ply.Header{Format: ply.BinaryLittleEndian, Comments: []string{"snowsim ground, metres, Y up"},
-		Elements: []ply.Element{
-			{Name: "vertex", Count: int64(len(m.Positions)), Properties: []ply.Property{
-				ply.Scalar("x", ply.Float), ply.Scalar("y", ply.Float), ply.Scalar("z", ply.Float)}},
-			{Name: "face", Count: int64(len(m.Triangles)), Properties: []ply.Property{
-				ply.List("vertex_indices", ply.Uchar, ply.Int)}},
-		}}
-	pw, err := ply.NewWriter(w, h)
-	if err != nil {
-		return err
-	}
-	const chunk = 4096
-	buf := make([]byte, 0, chunk*13)
-	for lo := 0; lo < len(m.Positions); lo += chunk {
-		buf = buf[:0]
-		for _, p := range m.Positions[lo:min(lo+chunk, len(m.Positions))] {
-			for _, v := range p {
-				buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(float32(v)))
-			}
-		}
-		if err := pw.WriteRecords(buf); err != nil {
-			return err
-		}
-	}
-	for lo := 0; lo < len(m.Triangles); lo += chunk {
-		buf = buf[:0]
-		for _, t := range m.Triangles[lo:min(lo+chunk, len(m.Triangles))] {
-			buf = append(buf, 3)
-			for _, v := range t {
-				buf = binary.LittleEndian.AppendUint32(buf, uint32(v))
-			}
-		}
-		if err := pw.WriteRecords(buf); err != nil {
-			return err
-		}
-	}
-	return pw.Close()
+	return meshfile.WritePLY(w, m, "snowsim ground, metres, Y up")
 }
 
 // writeMeshOBJ writes m as OBJ (nil: an empty file with the header comment).
@@ -82,7 +41,7 @@ func writeMeshOBJ(w io.Writer, m *geom.Mesh) error {
 
 // writeHeightMap writes the heights of the columns in r as a 16-bit PNG height map
 // over [low, high], with its mapping to the world.
-func writeHeightMap(w io.Writer, g *GroundScene, f *heightfield.Field, r heightfield.Rect) error {
+func writeHeightMap(w io.Writer, g *scene.GroundScene, f *heightfield.Field, r heightfield.Rect) error {
 	m := &heightpng.Map{Width: r.I1 - r.I0, Height: r.J1 - r.J0, Cell: g.Config.Cell,
 		OriginX: g.Config.X(r.I0), OriginZ: g.Config.Z(r.J0)}
 	if err := m.Quantize(f.Heights(r), g.Low, g.High); err != nil {

@@ -10,13 +10,15 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/scene"
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 	"snowtools/simcore/heightfield"
 )
 
 // simulateGround runs a ground scene and writes every frame: the spray (PRT), the
 // ground mesh and its height map. Ground scenes are quick and keep no checkpoints.
-func simulateGround(sc *Scene, opts runOptions, log io.Writer) error {
+func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if opts.resume {
 		return errors.New("-resume: ground scenes write no checkpoints (a ground scene runs in seconds to minutes): run it again")
 	}
@@ -28,72 +30,20 @@ func simulateGround(sc *Scene, opts runOptions, log io.Writer) error {
 	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
 		return err
 	}
-	var pv *previewer
+	r := &groundRun{sc: sc, sim: sim}
 	if opts.preview {
-		pv = newGroundPreviewer(sc)
+		r.pv = newGroundPreviewer(sc)
 	}
-	write := func(frame int) error {
-		info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: g.Config.Cell}
-		path := filepath.Join(sc.OutDir, frameName(sc.Pattern, frame))
-		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writeSpray(wrapOutput(path, w), &sim.P, info) }); err != nil {
-			return err
-		}
-		var mesh *geom.Mesh
-		if g.Mesh != "" || pv != nil {
-			mesh = groundMesh(g, sim.Field())
-		}
-		if pv != nil {
-			if err := pv.render(frame, sim.P.Pos, mesh); err != nil {
-				return err
-			}
-		}
-		if g.Mesh != "" {
-			path := filepath.Join(sc.OutDir, frameName(g.Mesh, frame))
-			writeMesh := writeMeshPLY
-			if strings.HasSuffix(g.Mesh, ".obj") {
-				writeMesh = writeMeshOBJ
-			}
-			if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writeMesh(wrapOutput(path, w), mesh) }); err != nil {
-				return err
-			}
-		}
-		if g.HeightMap != "" {
-			r := g.Config.Extent
-			if g.Touched {
-				r = sim.Field().Stored()
-			}
-			if !r.Empty() {
-				path := filepath.Join(sc.OutDir, frameName(g.HeightMap, frame))
-				if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writeHeightMap(wrapOutput(path, w), g, sim.Field(), r) }); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if err := write(0); err != nil {
+	if err := r.write(0); err != nil {
 		return err
 	}
 	e := g.Config.Extent
 	fmt.Fprintf(log, "snowsim: ground of %s, %d x %d columns of %g m (%s), frames 1-%d at %g fps -> %s\n",
 		materialName(g.Config.Material), e.I1-e.I0, e.J1-e.J0, g.Config.Cell, sc.OutDir, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
-	progress := cli.NewProgress(log)
 	start := time.Now()
-	for f := 1; f <= sc.Frames; f++ {
-		if _, err := advanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS); err != nil {
-			progress.Done()
-			return fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
-		}
-		if err := write(f); err != nil {
-			progress.Done()
-			return fmt.Errorf("frame %d: %v", f, err)
-		}
-		st := sim.Stats()
-		elapsed := time.Since(start)
-		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps  %d active columns  %d stored  %d spray  elapsed %s",
-			f, sc.Frames, sim.Time, st.Steps, st.ActiveColumns, sim.Field().StoredColumns(), sim.P.Len(), cli.Duration(elapsed)))
+	if err := r.frames(log); err != nil {
+		return err
 	}
-	progress.Done()
 	st := sim.Stats()
 	wall := time.Since(start).Seconds()
 	fmt.Fprintf(log, "snowsim: %d frames in %.1f s (%.2g s/step); pushed %.3g m^3, compressed %.3g m^3, %d spray particles landed; %d columns stored (%.1f MB)\n",
@@ -102,6 +52,73 @@ func simulateGround(sc *Scene, opts runOptions, log io.Writer) error {
 		fmt.Fprintf(log, "snowsim: warning: erosion stopped at its limit of passes %d times: slopes steeper than liquidity remain; lower dt or raise roughness\n", st.PassLimitHits)
 	}
 	return nil
+}
+
+// groundRun is a ground simulation on its way through a scene's frames.
+type groundRun struct {
+	sc  *scene.Scene
+	sim *heightfield.Sim
+	pv  *previewer // nil without -preview
+}
+
+// frames simulates and writes frames 1 to the last, reporting progress.
+func (r *groundRun) frames(log io.Writer) error {
+	sc, sim := r.sc, r.sim
+	progress := cli.NewProgress(log)
+	defer progress.Done()
+	start := time.Now()
+	for f := 1; f <= sc.Frames; f++ {
+		if _, err := collider.AdvanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS); err != nil {
+			return fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
+		}
+		if err := r.write(f); err != nil {
+			return fmt.Errorf("frame %d: %v", f, err)
+		}
+		st := sim.Stats()
+		elapsed := time.Since(start)
+		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps  %d active columns  %d stored  %d spray  elapsed %s",
+			f, sc.Frames, sim.Time, st.Steps, st.ActiveColumns, sim.Field().StoredColumns(), sim.P.Len(), cli.Duration(elapsed)))
+	}
+	return nil
+}
+
+// write writes frame f's files: the spray, the ground mesh and height map when the
+// scene asks for them, and the picture with -preview.
+func (r *groundRun) write(frame int) error {
+	sc, g, sim := r.sc, r.sc.Ground, r.sim
+	info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: g.Config.Cell}
+	if err := writeFrameFile(sc.OutDir, sc.Pattern, frame, func(w io.Writer) error { return writeSpray(w, &sim.P, info) }); err != nil {
+		return err
+	}
+	var mesh *geom.Mesh
+	if g.Mesh != "" || r.pv != nil {
+		mesh = groundMesh(g, sim.Field())
+	}
+	if r.pv != nil {
+		if err := r.pv.render(frame, sim.P.Pos, mesh); err != nil {
+			return err
+		}
+	}
+	if g.Mesh != "" {
+		writeMesh := writeMeshPLY
+		if strings.HasSuffix(g.Mesh, ".obj") {
+			writeMesh = writeMeshOBJ
+		}
+		if err := writeFrameFile(sc.OutDir, g.Mesh, frame, func(w io.Writer) error { return writeMesh(w, mesh) }); err != nil {
+			return err
+		}
+	}
+	if g.HeightMap == "" {
+		return nil
+	}
+	area := g.Config.Extent
+	if g.Touched {
+		area = sim.Field().Stored()
+	}
+	if area.Empty() {
+		return nil
+	}
+	return writeFrameFile(sc.OutDir, g.HeightMap, frame, func(w io.Writer) error { return writeHeightMap(w, g, sim.Field(), area) })
 }
 
 // materialName names a ground material by its preset, or "custom".

@@ -143,27 +143,6 @@ func TestGroundSceneOptions(t *testing.T) {
 	}
 }
 
-func TestGroundSceneErrors(t *testing.T) {
-	replace := func(old, new string) string { return strings.Replace(groundScene, old, new, 1) }
-	for _, c := range []struct{ scene, want string }{
-		{replace(`material = "sand"`, `material = "gravel"`), `ground.material: ground material "gravel"`},
-		{replace("cell = 0.01", "cell = -1"), "ground.cell: -1"},
-		{replace("max = [0.2, 0.15]", "max = [-0.3, 0.15]"), "ground.max"},
-		{groundScene + "[[snow]]\nshape = \"sphere\"\n", "use one method per scene"},
-		{groundScene + "[ground.noise]\nscale = 0\n", "ground.noise: noise scale"},
-		{groundScene + "[ground.spray]\nrelease_time = 0\n", "spray release time"},
-		{groundScene + "[output]\nground_mesh = \"g.####.stl\"\n", "output.ground_mesh"},
-		{groundScene + "[output]\nground_area = \"some\"\n", "output.ground_area"},
-		{groundScene + "[ground.height_map]\npath = \"missing.png\"\n", "ground.height_map.path"},
-		{groundScene[:strings.Index(groundScene, "[[collider]]")], "needs a [[collider]]"},
-	} {
-		_, err := parseScene("s.toml", strings.NewReader(c.scene), 1)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("error %v, want one naming %q", err, c.want)
-		}
-	}
-}
-
 // A run can start from the ground another left: its last height map is the next
 // one's terrain, and frame 0 of the second run is that ground.
 func TestGroundFromHeightMap(t *testing.T) {

@@ -5,16 +5,12 @@ package main
 import (
 	"bytes"
 	_ "embed"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"time"
 
 	"snowtools/cmd/internal/cli"
-	"snowtools/simcore"
+	"snowtools/cmd/internal/scene"
 )
 
 //go:embed demo.toml
@@ -50,95 +46,22 @@ Examples:
 The scene format is described in README.md.
 `
 
-// Exit statuses: 2 for usage errors, 1 for everything else.
-const (
-	exitFailure = 1
-	exitUsage   = 2
-)
-
 // qualities map -quality names to grid-spacing factors.
 var qualities = map[string]float64{"draft": 2, "normal": 1, "high": 0.7, "ultra": 0.5}
 
-func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
+// builtinSceneName is what errors call the built-in demo.
+const builtinSceneName = "built-in demo"
 
-func run(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("snowsim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	outDir := fs.String("o", "", "output `dir` (default: the scene's output.dir)")
-	frames := fs.Int("frames", 0, "simulate `N` frames after frame 0 (default: the scene's time.frames)")
-	threads := fs.Int("threads", 0, "worker threads `N` (default: the scene's solver.threads, else all cores)")
-	quality := fs.String("quality", "normal", "grid resolution: draft (h x2), normal, high (h x0.7) or ultra (h x0.5)")
-	printDemo := fs.Bool("print-demo", false, "print the built-in demo scene and exit")
-	every := fs.Int("checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
-	resume := fs.Bool("resume", false, "continue from the newest checkpoint in the output dir")
-	previews := fs.Bool("preview", false, "also write a PNG picture of every frame next to it (snow.####.png)")
-	var sets settings
-	fs.Var(&sets, "set", "replace a scene key: `key=value`, as in press.1.pressure=300 (repeatable)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, examples)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
-	}
-	if *printDemo {
-		stdout.Write(demoScene)
-		return 0
-	}
-	factor, ok := qualities[*quality]
-	if !ok {
-		fmt.Fprintf(stderr, "snowsim: -quality %q: use draft, normal, high or ultra\n", *quality)
-		return exitUsage
-	}
-	if fs.NArg() > 1 || *frames < 0 || *threads < 0 || *every < 0 {
-		fs.Usage()
-		return exitUsage
-	}
-
-	// The scene text is kept: checkpoints record a hash of it.
-	name, text := builtinSceneName, demoScene
-	if fs.NArg() == 1 {
-		var err error
-		name = fs.Arg(0)
-		if text, err = os.ReadFile(name); err != nil {
-			fmt.Fprintf(stderr, "snowsim: %v\n", err)
-			return exitFailure
-		}
-	}
-	text, err := override(text, sets)
-	if err != nil {
-		fmt.Fprintf(stderr, "snowsim: %s: %v\n", name, err)
-		return exitUsage
-	}
-	sc, err := parseScene(name, bytes.NewReader(text), factor)
-	if err != nil {
-		fmt.Fprintf(stderr, "snowsim: %v\n", err)
-		return exitFailure
-	}
-	if *outDir != "" {
-		sc.OutDir = *outDir
-	}
-	if *frames > 0 {
-		sc.Frames = *frames
-	}
-	if *threads > 0 {
-		sc.Config.Threads = *threads
-		if sc.Ground != nil {
-			sc.Ground.Config.Threads = *threads
-		}
-	}
-	opts := runOptions{every: *every, resume: *resume, preview: *previews, scene: sceneIdentity(text, sc.Config.H)}
-	if err := simulate(sc, opts, stderr); err != nil {
-		fmt.Fprintf(stderr, "snowsim: %v\n", err)
-		return exitFailure
-	}
-	return 0
+// settings is what the flags say.
+type settings struct {
+	scene      string // the scene file; "" for the built-in demo
+	printDemo  bool
+	sets       scene.Settings
+	resolution float64 // the -quality factor on the grid spacing
+	outDir     string  // these three replace the scene's when given
+	frames     int
+	threads    int
+	run        runOptions
 }
 
 // runOptions are the flags that say how to run a scene rather than what it is.
@@ -149,124 +72,95 @@ type runOptions struct {
 	scene   [32]byte // sceneIdentity, recorded in checkpoints
 }
 
-// simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
-// it and writes every frame, and a checkpoint every opts.every frames.
-func simulate(sc *Scene, opts runOptions, log io.Writer) error {
-	if sc.Ground != nil {
-		return simulateGround(sc, opts, log)
-	}
-	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
-		return err
-	}
-	cps, err := newCheckpoints(sc.OutDir, sc.Pattern, opts.scene)
-	if err != nil {
-		return err
-	}
-	cps.removeTemporary()
-	var sim *simcore.Sim
-	first := 1 // the first frame to simulate
-	if opts.resume {
-		if sim, first, err = resumeSim(sc, cps, log); err != nil || sim == nil {
-			return err
-		}
-	} else if sim, err = startSim(sc, cps, log); err != nil {
-		return err
-	}
-	p := sim.P
-	var pv *previewer
-	if opts.preview {
-		pv = newPreviewer(sc, p)
-	}
-	write := func(frame int) error {
-		path := filepath.Join(sc.OutDir, frameName(sc.Pattern, frame))
-		info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: sc.Config.H}
-		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return writePRT(wrapOutput(path, w), p, info) }); err != nil {
-			return err
-		}
-		if pv != nil {
-			return pv.write(frame, p)
-		}
-		return nil
-	}
-	if first == 1 {
-		if err := write(0); err != nil {
-			return err
-		}
-	}
-	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
-		p.Len(), sc.Config.H, first, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
-
-	progress := cli.NewProgress(log)
-	start := time.Now()
-	var totalSteps int
-	frameIterations := sim.SolverIterations() // at the end of the previous frame
-	unconverged := sim.UnconvergedSolves()
-	for f := first; f <= sc.Frames; f++ {
-		steps, err := advanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS)
-		totalSteps += steps
-		if err != nil {
-			progress.Done()
-			return fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
-		}
-		if err := write(f); err != nil {
-			progress.Done()
-			return fmt.Errorf("frame %d: %v", f, err)
-		}
-		// After the frame: a checkpoint at frame f then never lacks its frame file.
-		if opts.every > 0 && (f%opts.every == 0 || f == sc.Frames) {
-			if err := cps.write(f, sim); err != nil {
-				progress.Done()
-				return fmt.Errorf("frame %d: %v", f, err)
-			}
-		}
-		done := f - first + 1
-		elapsed := time.Since(start)
-		eta := time.Duration(float64(elapsed) / float64(done) * float64(sc.Frames-f))
-		solver := ""
-		if sc.Config.Integrator == simcore.SemiImplicit && steps > 0 {
-			its := sim.SolverIterations()
-			solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-frameIterations)/float64(steps))
-			frameIterations = its
-		}
-		if n := sim.UnconvergedSolves(); n > unconverged {
-			progress.Done()
-			_, residual := sim.LastSolve()
-			fmt.Fprintf(log, "snowsim: warning: frame %d: %d of %d steps stopped the solve at max_iterations = %d with the residual above "+
-				"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl, wave_cells or max_dt\n",
-				f, n-unconverged, steps, sc.Config.SolverMaxIterations, sc.Config.SolverTolerance, residual)
-			unconverged = n
-		}
-		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
-			f, sc.Frames, sim.Time, totalSteps, steps, solver, p.Len(), cli.Duration(elapsed), cli.Duration(eta)))
-	}
-	progress.Done()
-	wall := time.Since(start).Seconds()
-	n := sc.Frames - first + 1
-	fmt.Fprintf(log, "snowsim: %d frames in %.1f s: %.2f s/frame, %.0f steps/frame, %.3g particle-steps/s\n",
-		n, wall, wall/float64(n), float64(totalSteps)/float64(n),
-		float64(totalSteps)*float64(p.Len())/wall)
-	return nil
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// startSim seeds the scene's snow and prepares it for frame 0.
-func startSim(sc *Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
-	p := &simcore.Particles{}
-	for i, src := range sc.Sources {
-		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
-			return nil, fmt.Errorf("snow[%d]: %v", i+1, err)
-		} else if n == 0 {
-			return nil, fmt.Errorf("snow[%d]: no particle fits in it at grid spacing %g m: make it larger or the grid finer", i+1, sc.Config.H)
+func run(args []string, stdout, stderr io.Writer) int {
+	return cli.Run("snowsim", stderr,
+		func() (*settings, error) { return parseFlags(args, stderr) },
+		func(s *settings) error { return act(s, stdout, stderr) })
+}
+
+func parseFlags(args []string, stderr io.Writer) (*settings, error) {
+	s := &settings{}
+	fs := cli.NewFlagSet("snowsim", stderr, usage, examples)
+	fs.StringVar(&s.outDir, "o", "", "output `dir` (default: the scene's output.dir)")
+	fs.IntVar(&s.frames, "frames", 0, "simulate `N` frames after frame 0 (default: the scene's time.frames)")
+	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: the scene's solver.threads, else all cores)")
+	quality := fs.String("quality", "normal", "grid resolution: draft (h x2), normal, high (h x0.7) or ultra (h x0.5)")
+	fs.BoolVar(&s.printDemo, "print-demo", false, "print the built-in demo scene and exit")
+	fs.IntVar(&s.run.every, "checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
+	fs.BoolVar(&s.run.resume, "resume", false, "continue from the newest checkpoint in the output dir")
+	fs.BoolVar(&s.run.preview, "preview", false, "also write a PNG picture of every frame next to it (snow.####.png)")
+	fs.Var(&s.sets, "set", "replace a scene key: `key=value`, as in press.1.pressure=300 (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	resolution, ok := qualities[*quality]
+	if !ok {
+		return nil, fmt.Errorf("-quality %q: use draft, normal, high or ultra", *quality)
+	}
+	s.resolution = resolution
+	switch {
+	case s.frames < 0:
+		return nil, fmt.Errorf("-frames %d: must be >= 0 (0: the scene's time.frames)", s.frames)
+	case s.threads < 0:
+		return nil, fmt.Errorf("-threads %d: must be >= 0 (0: the scene's solver.threads)", s.threads)
+	case s.run.every < 0:
+		return nil, fmt.Errorf("-checkpoint %d: must be >= 0 (0: no checkpoints)", s.run.every)
+	case fs.NArg() > 1:
+		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
+	}
+	s.scene = fs.Arg(0)
+	return s, nil
+}
+
+// act prints the demo scene, or runs the scene the flags name.
+func act(s *settings, stdout, log io.Writer) error {
+	if s.printDemo {
+		_, err := stdout.Write(demoScene)
+		return err
+	}
+	sc, text, err := loadScene(s)
+	if err != nil {
+		return err
+	}
+	opts := s.run
+	opts.scene = sceneIdentity(text, sc.Config.H)
+	return simulate(sc, opts, log)
+}
+
+// loadScene reads the scene with the flags' changes, and returns it with the text it
+// was read from (checkpoints record a hash of it).
+func loadScene(s *settings) (*scene.Scene, []byte, error) {
+	name, text := builtinSceneName, demoScene
+	if s.scene != "" {
+		var err error
+		name = s.scene
+		if text, err = os.ReadFile(name); err != nil {
+			return nil, nil, err
 		}
 	}
-	sim, err := simcore.NewSim(sc.Config, p)
+	text, err := scene.Override(text, s.sets)
 	if err != nil {
-		return nil, err
+		return nil, nil, &cli.UsageError{Err: fmt.Errorf("%s: %v", name, err)}
 	}
-	if n, err := cps.removeAll(); err != nil {
-		return nil, err
-	} else if n > 0 {
-		fmt.Fprintf(log, "snowsim: starting over: removed %d checkpoints of an earlier run from %s\n", n, sc.OutDir)
+	sc, err := scene.Read(name, bytes.NewReader(text), s.resolution)
+	if err != nil {
+		return nil, nil, err
 	}
-	sim.Prepare()
-	return sim, nil
+	if s.outDir != "" {
+		sc.OutDir = s.outDir
+	}
+	if s.frames > 0 {
+		sc.Frames = s.frames
+	}
+	if s.threads > 0 {
+		sc.Config.Threads = s.threads
+		if sc.Ground != nil {
+			sc.Ground.Config.Threads = s.threads
+		}
+	}
+	return sc, text, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/preview"
+	"snowtools/cmd/internal/scene"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
@@ -28,7 +29,7 @@ type previewer struct {
 	pos          []float32
 }
 
-func newPreviewer(sc *Scene, p *simcore.Particles) *previewer {
+func newPreviewer(sc *scene.Scene, p *simcore.Particles) *previewer {
 	d := sc.Config.Domain
 	return &previewer{
 		dir:     sc.OutDir,
@@ -63,7 +64,7 @@ func (pv *previewer) write(f int, p *simcore.Particles) error {
 
 // newGroundPreviewer frames a ground scene's whole ground, from the column bottoms
 // to as high above the terrain, with the spray drawn as grains of its volume.
-func newGroundPreviewer(sc *Scene) *previewer {
+func newGroundPreviewer(sc *scene.Scene) *previewer {
 	cfg := sc.Ground.Config
 	e := cfg.Extent
 	top := cfg.Terrain.Top()

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/scene"
 	"snowtools/formats/prt"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
@@ -57,7 +58,7 @@ func TestDemoRun(t *testing.T) {
 			t.Errorf("no summary line in %q", stderr.String())
 		}
 	}
-	sc, err := parseScene("demo", bytes.NewReader(demoScene), qualities["draft"])
+	sc, err := scene.Read("demo", bytes.NewReader(demoScene), qualities["draft"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestDemoRun(t *testing.T) {
 
 // checkPreviews checks that -preview wrote a picture of every frame, and that the
 // pictures show the snow moving.
-func checkPreviews(t *testing.T, dir string, sc *Scene, frames int) {
+func checkPreviews(t *testing.T, dir string, sc *scene.Scene, frames int) {
 	t.Helper()
 	pictures := make([]*image.RGBA, frames+1)
 	for f := 0; f <= frames; f++ {
@@ -173,25 +174,37 @@ func TestUnstableRunStopsCleanly(t *testing.T) {
 	}
 }
 
-// Usage errors exit with 2; -h prints help with examples and exits with 0.
+// Usage errors exit with 2 and say in one line which flag is wrong and why; -h
+// prints help with examples and exits with 0, as does -print-demo; a failure exits
+// with 1.
 func TestUsage(t *testing.T) {
-	var stderr bytes.Buffer
-	if code := run([]string{"-quality", "extreme"}, &bytes.Buffer{}, &stderr); code != 2 {
-		t.Errorf("bad -quality: exit %d", code)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string // the whole of stderr
+	}{
+		{[]string{"-quality", "extreme"}, 2, `snowsim: -quality "extreme": use draft, normal, high or ultra` + "\n"},
+		{[]string{"-frames", "-3"}, 2, "snowsim: -frames -3: must be >= 0 (0: the scene's time.frames)\n"},
+		{[]string{"-threads", "-1"}, 2, "snowsim: -threads -1: must be >= 0 (0: the scene's solver.threads)\n"},
+		{[]string{"-checkpoint", "-1"}, 2, "snowsim: -checkpoint -1: must be >= 0 (0: no checkpoints)\n"},
+		{[]string{"-frames", "many"}, 2, `snowsim: invalid value "many" for flag -frames: parse error` + "\n"},
+		{[]string{"-nosuchflag"}, 2, "snowsim: flag provided but not defined: -nosuchflag\n"},
+		{[]string{"a.toml", "b.toml"}, 2, `snowsim: give one scene file, or none for the built-in demo, not ["a.toml" "b.toml"] (-h for help)` + "\n"},
+		{[]string{"/no/such/scene.toml"}, 1, "snowsim: open /no/such/scene.toml: no such file or directory\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, &stdout, &stderr); code != c.code || stderr.String() != c.want || stdout.Len() > 0 {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, stderr.String(), c.code, c.want)
+		}
 	}
-	if code := run([]string{"-nosuchflag"}, &bytes.Buffer{}, &stderr); code != 2 {
-		t.Errorf("unknown flag: exit %d", code)
-	}
-	stderr.Reset()
-	if code := run([]string{"-h"}, &bytes.Buffer{}, &stderr); code != 0 || !strings.Contains(stderr.String(), "Examples:") {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 || !strings.Contains(stderr.String(), "Examples:") ||
+		!strings.Contains(stderr.String(), "-checkpoint N") {
 		t.Errorf("-h: exit %d, %q", code, stderr.String())
 	}
-	var stdout bytes.Buffer
-	if code := run([]string{"-print-demo"}, &stdout, &stderr); code != 0 || !bytes.Equal(stdout.Bytes(), demoScene) {
-		t.Errorf("-print-demo: exit %d", code)
-	}
-	if code := run([]string{"/no/such/scene.toml"}, &bytes.Buffer{}, &stderr); code != 1 {
-		t.Errorf("missing scene: exit %d", code)
+	stderr.Reset()
+	if code := run([]string{"-print-demo"}, &stdout, &stderr); code != 0 || !bytes.Equal(stdout.Bytes(), demoScene) || stderr.Len() > 0 {
+		t.Errorf("-print-demo: exit %d, %q", code, stderr.String())
 	}
 }
 
@@ -264,5 +277,32 @@ func TestSemiImplicitRunReportsSolver(t *testing.T) {
 		if warned != c.warn {
 			t.Errorf("%q: warned %v, want %v: %q", c.solver, warned, c.warn, msg)
 		}
+	}
+}
+
+// From the command line: -set runs the press scene at another pressure without
+// sintering, and a bad -set is a usage error naming the key.
+func TestSetFlag(t *testing.T) {
+	out := t.TempDir()
+	var stderr strings.Builder
+	args := []string{"-frames", "1", "-checkpoint", "0", "-o", out, "-set", "press.1.pressure=300",
+		"-set", `snow.1.material="fresh"`, "../../examples/press_ball.toml"}
+	if code := run(args, &strings.Builder{}, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	readFrame(t, out+"/snow.0001.prt")
+	stderr.Reset()
+	if code := run([]string{"-set", "press.3.pressure=1", "../../examples/press_ball.toml"}, &strings.Builder{}, &stderr); code != 2 ||
+		!strings.Contains(stderr.String(), "press_ball.toml: -set press.3.pressure: press has entries 1 to 1") {
+		t.Errorf("bad -set: exit %d, %q", code, stderr.String())
+	}
+}
+
+func TestFrameName(t *testing.T) {
+	if got := frameName("snow.####.prt", 7); got != "snow.0007.prt" {
+		t.Error(got)
+	}
+	if got := frameName("snow_%04d.prt", 12); got != "snow_0012.prt" {
+		t.Error(got)
 	}
 }

@@ -5,9 +5,9 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,12 +43,6 @@ Frame f is at (f - first)/fps seconds; -frames selects part of the sequence and
 gives the same files as a full run, so a long cache can be split over machines.
 `
 
-// Exit statuses: 2 for usage errors, 1 for everything else.
-const (
-	exitFailure = cli.ExitFailure
-	exitUsage   = cli.ExitUsage
-)
-
 // settings is what the flags say.
 type settings struct {
 	input     string
@@ -78,8 +72,7 @@ func run(args []string, stderr io.Writer) int {
 
 func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
-	fs := flag.NewFlagSet("voxelize", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := cli.NewFlagSet("voxelize", stderr, usage, examples)
 	fs.StringVar(&s.output, "o", "", "output `file`, with #### or %04d for the frame number (default: <mesh name>.####.vdb)")
 	fs.Float64Var(&s.voxel, "voxel", 0, "voxel size `h` in metres")
 	fs.IntVar(&s.res, "res", 0, "instead of -voxel: `N` voxels across the longest side of the first frame's bounding box")
@@ -90,50 +83,18 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-		fmt.Fprint(stderr, examples)
-	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return nil, errors.New("")
+		return nil, fmt.Errorf("give one mesh, not %q (-h for help)", fs.Args())
 	}
 	s.input = fs.Arg(0)
-	switch {
-	case s.voxel != 0 && s.res != 0:
-		return nil, errors.New("-voxel and -res: give one")
-	case s.voxel == 0 && s.res == 0:
-		return nil, errors.New("-voxel h (metres) or -res N is required")
-	case s.voxel < 0 || s.res < 0:
-		return nil, errors.New("-voxel and -res must be positive")
-	case !(s.fps > 0):
-		return nil, fmt.Errorf("-fps %g: must be positive", s.fps)
-	case s.band < 0:
-		return nil, fmt.Errorf("-band %d: must be positive", s.band)
-	case s.threads < 0:
-		return nil, fmt.Errorf("-threads %d: must be positive", s.threads)
+	if err := s.checkNumbers(fs.Given()); err != nil {
+		return nil, err
 	}
-	switch *normals {
-	case "gradient":
-		s.normals = voxelize.NormalGradient
-	case "sum26":
-		s.normals = voxelize.NormalSum26
-	default:
-		return nil, fmt.Errorf("-normals %q: use gradient or sum26", *normals)
-	}
-	switch *sign {
-	case "auto":
-		s.sign = voxelize.SignAuto
-	case "pseudonormal":
-		s.sign = voxelize.SignPseudonormal
-	case "winding":
-		s.sign = voxelize.SignWinding
-	default:
-		return nil, fmt.Errorf("-sign %q: use auto, pseudonormal or winding", *sign)
+	if err := s.methods(*normals, *sign); err != nil {
+		return nil, err
 	}
 	if *frames != "" {
 		var err error
@@ -149,6 +110,50 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("-o %s: %v", s.output, err)
 	}
 	return s, nil
+}
+
+// checkNumbers checks the numeric flags; given says which the command line set.
+func (s *settings) checkNumbers(given map[string]bool) error {
+	switch {
+	case given["voxel"] && given["res"]:
+		return errors.New("-voxel and -res: give one")
+	case !given["voxel"] && !given["res"]:
+		return errors.New("-voxel h (metres) or -res N is required")
+	case given["voxel"] && (!(s.voxel > 0) || math.IsInf(s.voxel, 0)):
+		return fmt.Errorf("-voxel %g: must be > 0", s.voxel)
+	case given["res"] && s.res <= 0:
+		return fmt.Errorf("-res %d: must be > 0", s.res)
+	case !(s.fps > 0) || math.IsInf(s.fps, 0):
+		return fmt.Errorf("-fps %g: must be > 0", s.fps)
+	case s.band < 0:
+		return fmt.Errorf("-band %d: must be >= 0 (0: automatic)", s.band)
+	case s.threads < 0:
+		return fmt.Errorf("-threads %d: must be >= 0 (0: all cores)", s.threads)
+	}
+	return nil
+}
+
+// methods reads the -normals and -sign names.
+func (s *settings) methods(normals, sign string) error {
+	switch normals {
+	case "gradient":
+		s.normals = voxelize.NormalGradient
+	case "sum26":
+		s.normals = voxelize.NormalSum26
+	default:
+		return fmt.Errorf("-normals %q: use gradient or sum26", normals)
+	}
+	switch sign {
+	case "auto":
+		s.sign = voxelize.SignAuto
+	case "pseudonormal":
+		s.sign = voxelize.SignPseudonormal
+	case "winding":
+		s.sign = voxelize.SignWinding
+	default:
+		return fmt.Errorf("-sign %q: use auto, pseudonormal or winding", sign)
+	}
+	return nil
 }
 
 // defaultOutput names the output after the input: spot.obj -> spot.####.vdb,

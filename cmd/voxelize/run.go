@@ -29,114 +29,52 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	all := src.Frames()
-	var run []int // indices into all
-	for i, f := range all {
-		if s.selection == "" || (f >= s.first && f <= s.last) {
-			run = append(run, i)
-		}
+	all, run, err := selectFrames(s, src)
+	if err != nil {
+		return err
 	}
-	if len(run) == 0 {
-		return fmt.Errorf("%s has frames %d-%d: none in -frames %s", src.Name(), all[0], all[len(all)-1], s.selection)
+	outPath, err := prepareOutput(s.output, len(run), all[run[0]])
+	if err != nil {
+		return err
 	}
-	pattern, hasPlaceholder, _ := seq.ParsePattern(s.output)
-	if !hasPlaceholder && len(run) > 1 {
-		return fmt.Errorf("-o %s: %d frames need a #### or %%04d in the name", s.output, len(run))
-	}
-	outPath := func(frame int) string {
-		if hasPlaceholder {
-			return pattern.Path(frame)
-		}
-		return s.output
-	}
-	if dir := filepath.Dir(outPath(all[run[0]])); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	meshes := newMeshWindow(src)
+	if s.voxel == 0 {
+		if s.voxel, err = voxelFromRes(meshes, all[0], s.res); err != nil {
 			return err
 		}
 	}
-
-	var writing chan error // the write in flight, if any
-	finishWrite := func() error {
-		if writing == nil {
-			return nil
-		}
-		err := <-writing
-		writing = nil
-		return err
-	}
+	var w backgroundWrite
 	defer func() {
-		if werr := finishWrite(); err == nil {
+		if werr := w.wait(); err == nil {
 			err = werr
 		}
 	}()
-
-	meshes := newMeshWindow(src)
-	if s.voxel == 0 {
-		// -res sizes the voxels from the sequence's first frame, whatever part of it
-		// this run covers, so that split runs agree.
-		first, err := meshes.get(all[0])
-		if err != nil {
-			return err
-		}
-		lo, hi := first.Bounds()
-		span := hi.Sub(lo)
-		s.voxel = max(span[0], span[1], span[2]) / float64(s.res)
-		if !(s.voxel > 0) {
-			return fmt.Errorf("frame %d (%s): the mesh has no extent, so -res cannot size the voxels: use -voxel", all[0], src.Origin(all[0]))
-		}
-	}
-	var topo *geom.Topology
+	v := &frameVoxelizer{s: s, src: src, meshes: meshes, all: all}
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
-	warnedInsideOut := false
 	for n, i := range run {
 		frame := all[i]
-		mesh, displacement, err := withVelocities(meshes, all, i, s.fps)
+		file, col, err := v.voxelize(i)
 		if err != nil {
 			return err
 		}
-		if topo == nil {
-			topo = geom.NewTopology(mesh.Triangles)
-		}
-		band := s.band
-		if band == 0 {
-			band = kernelVoxels + int(math.Ceil(displacement/s.voxel))
-		}
-		col, err := voxelize.Mesh(mesh, voxelize.Options{
-			VoxelSize: s.voxel, HalfWidth: band, Sign: s.sign, Normals: s.normals,
-			Threads: s.threads, Topology: topo,
-		})
-		if err != nil {
-			return fmt.Errorf("frame %d (%s): %v", frame, src.Origin(frame), err)
-		}
-		if col.InsideOut && !warnedInsideOut {
+		if col.InsideOut && !v.warnedInsideOut {
 			progress.Done()
 			fmt.Fprintf(log, "voxelize: note: frame %d (%s) is inside out (its triangles wind clockwise seen from outside); its enclosed volume is taken as the inside\n", frame, src.Origin(frame))
-			warnedInsideOut = true
+			v.warnedInsideOut = true
 		}
-		file := colliderFile(col, frameMeta{
-			frame: frame, time: float64(frame-all[0]) / s.fps, fps: s.fps,
-			source: src.Origin(frame), band: band,
-		})
 		out := outPath(frame)
-		if err := finishWrite(); err != nil {
+		if err := w.start(out, file); err != nil {
 			return err
 		}
-		done := make(chan error, 1)
-		writing = done
-		go func() {
-			done <- cli.WriteFileAtomic(out, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) })
-		}()
 		activeVoxels += col.Surface.ActiveVoxelCount()
-		meshes.forget(all, i)
-		elapsed := time.Since(started)
-		perFrame := elapsed / time.Duration(n+1)
+		perFrame := time.Since(started) / time.Duration(n+1)
 		progress.Update(fmt.Sprintf("voxelize %s %d/%d frame %d: %s, %.2f s/frame, %s left",
 			bar(n+1, len(run)), n+1, len(run), frame, out, perFrame.Seconds(),
 			cli.Duration(perFrame*time.Duration(len(run)-n-1))))
 	}
-	if err := finishWrite(); err != nil {
+	if err := w.wait(); err != nil {
 		return err
 	}
 	progress.Done()
@@ -145,6 +83,122 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		plural(len(run), "frame"), all[run[0]], all[run[len(run)-1]], src.Name(), s.voxel,
 		float64(activeVoxels)/float64(len(run)), elapsed.Seconds()/float64(len(run)), cli.Duration(elapsed), s.output)
 	return nil
+}
+
+// selectFrames returns the source's frames, and the indices into them of those that
+// -frames selects.
+func selectFrames(s *settings, src source) (all, run []int, err error) {
+	all = src.Frames()
+	for i, f := range all {
+		if s.selection == "" || (f >= s.first && f <= s.last) {
+			run = append(run, i)
+		}
+	}
+	if len(run) == 0 {
+		return nil, nil, fmt.Errorf("%s has frames %d-%d: none in -frames %s", src.Name(), all[0], all[len(all)-1], s.selection)
+	}
+	return all, run, nil
+}
+
+// prepareOutput makes the folder of the output files, and returns the name of a
+// frame's file: the -o pattern's, or -o itself when there is one frame.
+func prepareOutput(output string, frames, first int) (func(frame int) string, error) {
+	pattern, hasPlaceholder, _ := seq.ParsePattern(output)
+	path := func(int) string { return output }
+	switch {
+	case hasPlaceholder:
+		path = pattern.Path
+	case frames > 1:
+		return nil, fmt.Errorf("-o %s: %d frames need a #### or %%04d in the name", output, frames)
+	}
+	if dir := filepath.Dir(path(first)); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return path, nil
+}
+
+// voxelFromRes sizes the voxels for -res from the sequence's first frame, whatever
+// part of it this run covers, so that split runs agree.
+func voxelFromRes(meshes *meshWindow, first, res int) (float64, error) {
+	m, err := meshes.get(first)
+	if err != nil {
+		return 0, err
+	}
+	lo, hi := m.Bounds()
+	span := hi.Sub(lo)
+	voxel := max(span[0], span[1], span[2]) / float64(res)
+	if !(voxel > 0) {
+		return 0, fmt.Errorf("frame %d (%s): the mesh has no extent, so -res cannot size the voxels: use -voxel", first, meshes.src.Origin(first))
+	}
+	return voxel, nil
+}
+
+// frameVoxelizer turns the frames of a source into collider files, one at a time.
+type frameVoxelizer struct {
+	s               *settings
+	src             source
+	meshes          *meshWindow
+	all             []int          // the source's frames
+	topo            *geom.Topology // the first frame's, shared by all (velocities need one)
+	warnedInsideOut bool
+}
+
+// voxelize voxelizes frame all[i] and lays it out as a collider file.
+func (v *frameVoxelizer) voxelize(i int) (*vdb.File, *voxelize.Volumes, error) {
+	s, frame := v.s, v.all[i]
+	mesh, displacement, err := withVelocities(v.meshes, v.all, i, s.fps)
+	if err != nil {
+		return nil, nil, err
+	}
+	if v.topo == nil {
+		v.topo = geom.NewTopology(mesh.Triangles)
+	}
+	band := s.band
+	if band == 0 {
+		band = kernelVoxels + int(math.Ceil(displacement/s.voxel))
+	}
+	col, err := voxelize.Mesh(mesh, voxelize.Options{
+		VoxelSize: s.voxel, HalfWidth: band, Sign: s.sign, Normals: s.normals,
+		Threads: s.threads, Topology: v.topo,
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("frame %d (%s): %v", frame, v.src.Origin(frame), err)
+	}
+	v.meshes.forget(v.all, i)
+	file := colliderFile(col, frameMeta{
+		frame: frame, time: float64(frame-v.all[0]) / s.fps, fps: s.fps,
+		source: v.src.Origin(frame), band: band,
+	})
+	return file, col, nil
+}
+
+// backgroundWrite is the file being written while the next frame is voxelized.
+type backgroundWrite struct {
+	done chan error // nil when none is in flight
+}
+
+// start waits for the write in flight, then starts writing file to path.
+func (w *backgroundWrite) start(path string, file *vdb.File) error {
+	if err := w.wait(); err != nil {
+		return err
+	}
+	w.done = make(chan error, 1)
+	go func(done chan<- error) {
+		done <- cli.WriteFileAtomic(path, func(out io.Writer) error { return vdb.Write(out, file, &vdb.DefaultOptions) })
+	}(w.done)
+	return nil
+}
+
+// wait waits for the write in flight, if any, and returns its error.
+func (w *backgroundWrite) wait() error {
+	if w.done == nil {
+		return nil
+	}
+	err := <-w.done
+	w.done = nil
+	return err
 }
 
 // withVelocities returns frame all[i] with vertex velocities from its neighbours in

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/formats/vdb"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
@@ -127,7 +128,7 @@ func TestVoxelizeTopologyChangeNamesBothFrames(t *testing.T) {
 	data, _ := os.ReadFile(p)
 	os.WriteFile(p, bytes.Replace(data, []byte("f 4 1 5 8\n"), nil, 1), 0o644)
 	code, log := runVoxelize(t, "-voxel", "0.1", "-o", filepath.Join(dir, "o.####.vdb"), filepath.Join(dir, "cube1.obj"))
-	if code != exitFailure || !strings.Contains(log, "frames 2 and 3") {
+	if code != cli.ExitFailure || !strings.Contains(log, "frames 2 and 3") {
 		t.Errorf("exit %d: %s", code, log)
 	}
 	// Frame 1 was written before the error and is intact.
@@ -145,15 +146,15 @@ func TestVoxelizeBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"-voxel", "0.1", bad}, exitFailure, "bad.obj"},
-		{[]string{"-voxel", "0.1", nan}, exitFailure, "nan.obj"},
-		{[]string{"-voxel", "0.1", filepath.Join(dir, "missing.obj")}, exitFailure, "missing.obj"},
-		{[]string{"-voxel", "0.1", filepath.Join(dir, "x.ply")}, exitFailure, "unknown mesh format"},
-		{[]string{bad}, exitUsage, "-voxel"},
-		{[]string{"-voxel", "0.1", "-res", "10", bad}, exitUsage, "give one"},
-		{[]string{"-voxel", "0.1", "-frames", "5-2", bad}, exitUsage, "-frames"},
-		{[]string{"-voxel", "0.1", "-normals", "magic", bad}, exitUsage, "-normals"},
-		{[]string{"-voxel", "0.1", "-o", "a.####.b.%04d.vdb", bad}, exitUsage, "-o"},
+		{[]string{"-voxel", "0.1", bad}, cli.ExitFailure, "bad.obj"},
+		{[]string{"-voxel", "0.1", nan}, cli.ExitFailure, "nan.obj"},
+		{[]string{"-voxel", "0.1", filepath.Join(dir, "missing.obj")}, cli.ExitFailure, "missing.obj"},
+		{[]string{"-voxel", "0.1", filepath.Join(dir, "x.ply")}, cli.ExitFailure, "unknown mesh format"},
+		{[]string{bad}, cli.ExitUsage, "-voxel"},
+		{[]string{"-voxel", "0.1", "-res", "10", bad}, cli.ExitUsage, "give one"},
+		{[]string{"-voxel", "0.1", "-frames", "5-2", bad}, cli.ExitUsage, "-frames"},
+		{[]string{"-voxel", "0.1", "-normals", "magic", bad}, cli.ExitUsage, "-normals"},
+		{[]string{"-voxel", "0.1", "-o", "a.####.b.%04d.vdb", bad}, cli.ExitUsage, "-o"},
 	} {
 		code, log := runVoxelize(t, tc.args...)
 		if code != tc.code || !strings.Contains(log, tc.want) {

@@ -39,8 +39,8 @@ type Keyframe struct {
 // That needs v(x) at every point the surface sweeps: the band must be at least as wide
 // as the largest displacement per frame plus the solver's kernel reach (two cells).
 //
-// The caller (the command, which loads the keyframes from files) sets the segment
-// between steps with SetKeyframes; Sample is safe for concurrent use during a step.
+// The caller sets the segment between steps with SetKeyframes (a Sequence does it for
+// a run of keyframes); Sample is safe for concurrent use during a step.
 // Outside [t0, t1] the collider holds at the nearer keyframe, still with its velocity.
 // The zero value is ready to use (no collider until SetKeyframes); do not copy one.
 type DeformingLevelSet struct {

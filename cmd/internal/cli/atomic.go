@@ -1,5 +1,5 @@
-// Package cli holds what the command-line tools share: atomic file output and
-// progress reporting.
+// Package cli holds what the command-line tools share: the skeleton of a main (Run)
+// with its flags and exit statuses, atomic file output and progress reporting.
 package cli
 
 import (

@@ -1,5 +1,6 @@
 // Package meshfile reads one static mesh from a file of any format the tools take,
-// chosen by its extension: OBJ, STL, PLY (see ply.go), or glTF/GLB in its rest pose.
+// chosen by its extension: OBJ, STL, PLY (see ply.go), or glTF/GLB in its rest pose
+// or posed by an animation; and writes PLY meshes (ply_write.go).
 package meshfile
 
 import (

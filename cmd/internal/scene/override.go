@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"bytes"
@@ -9,26 +9,26 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// settings is the -set flag: scene keys that replace the scene file's, so that one
-// scene serves a series of runs (the press experiment's pressures, say) without a copy
-// per run.
-type settings []string
+// Settings is the -set flag (a flag.Value): scene keys that replace the scene file's,
+// so that one scene serves a series of runs (the press experiment's pressures, say)
+// without a copy per run.
+type Settings []string
 
-func (s *settings) String() string     { return strings.Join(*s, " ") }
-func (s *settings) Set(v string) error { *s = append(*s, v); return nil }
+func (s *Settings) String() string     { return strings.Join(*s, " ") }
+func (s *Settings) Set(v string) error { *s = append(*s, v); return nil }
 
-// override returns the scene text with each "key=value" of sets applied: key is a
+// Override returns the scene text with each "key=value" of sets applied: key is a
 // dotted path (time.frames, materials.fresh.E0, press.2.pressure; a number picks an
 // entry of an array of tables, from 1) and value is a TOML value (150, "fresh",
 // [0, 1, 0]). Missing tables are created; a path through a value that is not a table
 // is an error.
-func override(text []byte, sets []string) ([]byte, error) {
+func Override(text []byte, sets []string) ([]byte, error) {
 	if len(sets) == 0 {
 		return text, nil
 	}
 	doc := map[string]any{}
 	if _, err := toml.Decode(string(text), &doc); err != nil {
-		return text, nil // parseScene reports the file's own errors, with their lines
+		return text, nil // Read reports the file's own errors, with their lines
 	}
 	for _, set := range sets {
 		path, value, ok := strings.Cut(set, "=")

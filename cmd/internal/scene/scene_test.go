@@ -1,4 +1,4 @@
-package main
+package scene
 
 import (
 	"bytes"
@@ -12,28 +12,34 @@ import (
 	"snowtools/simcore/collider"
 )
 
-// Every shipped scene and the built-in demo parse. (The production scenes read
-// collider files that their README commands make first: TestProductionExamples runs
-// those pipelines.)
+// madeByCommands are the example scenes that read collider files their README
+// commands make first (cmd/snowsim's TestProductionExamples runs those pipelines).
+var madeByCommands = map[string]bool{"plough.toml": true, "kick.toml": true}
+
+// Every shipped scene and snowsim's built-in demo load.
 func TestExamplesParse(t *testing.T) {
-	files, _ := filepath.Glob("../../examples/*.toml")
+	files, _ := filepath.Glob("../../../examples/*.toml")
 	if len(files) == 0 {
 		t.Fatal("no examples/*.toml")
 	}
 	for _, name := range files {
-		if productionExamples[filepath.Base(name)] != nil {
+		if madeByCommands[filepath.Base(name)] {
 			continue
 		}
 		f, err := os.Open(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := parseScene(name, f, 1); err != nil {
+		if _, err := Read(name, f, 1); err != nil {
 			t.Errorf("%v", err)
 		}
 		f.Close()
 	}
-	sc, err := parseScene("demo", bytes.NewReader(demoScene), 1)
+	demo, err := os.ReadFile("../../snowsim/demo.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := Read("demo", bytes.NewReader(demo), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +50,12 @@ func TestExamplesParse(t *testing.T) {
 
 // every_option.toml sets every key; check that each one arrives.
 func TestEveryOptionArrives(t *testing.T) {
-	f, err := os.Open("../../examples/every_option.toml")
+	f, err := os.Open("../../../examples/every_option.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sc, err := parseScene("every_option.toml", f, 1)
+	sc, err := Read("every_option.toml", f, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +127,10 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[[collider]]\nshape = \"plane\"\npoint = [0,0,0]\nnormal = [0,1,0]\nfrction = 1\n", "unknown key collider.frction"},
 		{strings.Replace(base, "h = 0.05", "h = -1", 1), "domain.h"},
 		{strings.Replace(base, "h = 0.05", "h = 0", 1), "domain.h"},
-		{strings.Replace(base, "max = [1, 1, 1]", "max = [1, 0, 1]", 1), "domain.max"},
-		{base + "[materials.wet]\nnu = 0.5\n", "materials.wet: nu = 0.5"},
-		{base + "[materials.wet]\nE0 = -3\n", "materials.wet: E0"},
-		{base + "[materials.wet]\ntheta_c = 1.5\n", "materials.wet: theta_c"},
+		{strings.Replace(base, "max = [1, 1, 1]", "max = [1, 0, 1]", 1), "domain: [0 0 0] to [1 0 1]: must be at least 4 cells wide"},
+		{base + "[materials.wet]\nnu = 0.5\n", "materials.wet.nu: 0.5: must be in (0, 0.5)"},
+		{base + "[materials.wet]\nE0 = -3\n", "materials.wet.E0: -3: must be > 0"},
+		{base + "[materials.wet]\ntheta_c = 1.5\n", "materials.wet.theta_c: 1.5: must be in [0, 1)"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.6", 1), "snow[1]: the sphere"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nmaterial = \"granite\"", 1), "snow[1].material"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nparticles_per_cell = 0", 1), "snow[1].particles_per_cell"},
@@ -135,19 +141,26 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[[collider]]\nshape = \"plane\"\npoint = [0,0,0]\nnormal = [0,0,0]\n", "collider[1].normal"},
 		{base + "[time]\nfps = 0\n", "time.fps"},
 		{base + "[time]\nframes = 0\n", "time.frames"},
-		{base + "[time]\ncfl = 2\n", "cfl"},
-		{base + "[solver]\nflip_alpha = 1.5\n", "flip_alpha"},
+		{base + "[time]\ncfl = 2\n", "time.cfl: 2: must be in (0, 1]"},
+		{base + "[solver]\nflip_alpha = 1.5\n", "solver.flip_alpha: 1.5: must be in [0, 1]"},
 		{base + "[solver]\nintegrator = \"implicit\"\n", "solver.integrator"},
-		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "beta = 2"},
-		{base + "[solver]\nintegrator = \"semi-implicit\"\ntolerance = 0\n", "solver tolerance"},
-		{base + "[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 0\n", "solver iterations"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "solver.beta: 2: must be in [0, 1]"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\ntolerance = 0\n", "solver.tolerance: 0: must be in (0, 1)"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 0\n", "solver.max_iterations: 0: must be at least 1"},
+		{base + "[time]\nmax_dt = 0\n", "time.max_dt: 0: must be > 0"},
+		{base + "[time]\nmin_dt = 1\n", "time.min_dt: 1: must be in (0, max_dt]"},
+		{base + "[solver]\nintegrator = \"semi-implicit\"\n[time]\nwave_cells = 0\n", "time.wave_cells: 0: must be > 0"},
+		{base + "[solver]\nthreads = -1\n", "solver.threads: -1: must be >= 0"},
+		{base + "[solver]\ngravity = [nan, 0, 0]\n", "solver.gravity: [NaN 0 0]: must be finite"},
+		{base + "[sintering]\nstart = -1\n", "sintering.start: -1 s: must be >= 0"},
+		{strings.Replace(base, "h = 0.05", "h = 0.05\nwall_friction = -1", 1), "domain.wall_friction: -1: must be >= 0"},
 		{base + "[output]\npattern = \"snow.prt\"\n", "output.pattern"},
 		{base + "[output]\npattern = \"a/snow.####.prt\"\n", "output.pattern"},
 		{"[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n", "no [[snow]]"},
 		{"[domain\n", "s.toml: line 2: expected"},
 	}
 	for _, c := range cases {
-		_, err := parseScene("s.toml", strings.NewReader(c.scene), 1)
+		_, err := Read("s.toml", strings.NewReader(c.scene), 1)
 		if err == nil {
 			t.Errorf("no error for %q", c.want)
 			continue
@@ -166,21 +179,12 @@ func TestSemiImplicitCFL(t *testing.T) {
 		extra string
 		want  float64
 	}{{"", simcore.SemiImplicitCFL}, {"[time]\ncfl = 0.3\n", 0.3}} {
-		sc, err := parseScene("s.toml", strings.NewReader(scene+c.extra), 1)
+		sc, err := Read("s.toml", strings.NewReader(scene+c.extra), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := sc.Config.StepCFL(); got != c.want {
 			t.Errorf("%q: cfl %g, want %g", c.extra, got, c.want)
 		}
-	}
-}
-
-func TestFrameName(t *testing.T) {
-	if got := frameName("snow.####.prt", 7); got != "snow.0007.prt" {
-		t.Error(got)
-	}
-	if got := frameName("snow_%04d.prt", 12); got != "snow_0012.prt" {
-		t.Error(got)
 	}
 }

@@ -1,7 +1,6 @@
-package main
+package scene
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -140,7 +139,7 @@ rotation = [0, 0, 0, 1]
 `
 	path := filepath.Join(dir, "scene.toml")
 	os.WriteFile(path, []byte(scene), 0o644)
-	sc, err := parseScene(path, strings.NewReader(scene), 1)
+	sc, err := Read(path, strings.NewReader(scene), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,18 +170,18 @@ rotation = [0, 0, 0, 1]
 	// plate's centre is at x = 0.1 + 0.5 * 0.15 = 0.175, 0.02 m from its faces (the
 	// trilinear level set of a plate two voxels thick reads -0.015 m there).
 	seqs := sc.Sequences[0]
-	if end, err := seqs.prepare(0.15); err != nil || math.Abs(end-0.2) > 1e-12 {
+	if end, err := seqs.Prepare(0.15); err != nil || math.Abs(end-0.2) > 1e-12 {
 		t.Fatalf("prepare: end %g, %v", end, err)
 	}
-	phi, _, vco := seqs.collider.Sample(geom.Vec3{0.175, 0.2, 0.3}, 0.15)
+	phi, _, vco := seqs.Collider.Sample(geom.Vec3{0.175, 0.2, 0.3}, 0.15)
 	if phi > -0.014 || math.Abs(vco[0]-0.5) > 1e-6 {
 		t.Errorf("plate centre at t = 0.15: phi %g, v %v", phi, vco)
 	}
 	// After the last file the plate rests where it ended.
-	if end, err := seqs.prepare(0.5); err != nil || !math.IsInf(end, 1) {
+	if end, err := seqs.Prepare(0.5); err != nil || !math.IsInf(end, 1) {
 		t.Fatalf("prepare after the end: %g, %v", end, err)
 	}
-	if phi, _, vco := seqs.collider.Sample(geom.Vec3{0.2, 0.2, 0.3}, 0.5); phi > 0 || vco != (geom.Vec3{}) {
+	if phi, _, vco := seqs.Collider.Sample(geom.Vec3{0.2, 0.2, 0.3}, 0.5); phi > 0 || vco != (geom.Vec3{}) {
 		t.Errorf("after the last file: phi %g, v %v", phi, vco)
 	}
 }
@@ -200,82 +199,27 @@ func TestSceneBodyErrors(t *testing.T) {
 		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 0\naxis = [0, 1, 0]\n", "collider[1].key[1].angle"},
 		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 1\ntranslation = [0, 0, 0]\n[[collider.key]]\ntime = 0.5\ntranslation = [0, 0, 0]\n", "collider[1]"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\npattern = \"hexagonal\"\n", "snow[2].pattern"},
-		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nstiffness_noise = 2\n", "snow[2]"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nstiffness_noise = 2\n", "snow[2].stiffness_noise: 2: must be in [0, 1)"},
 		{"[materials.x]\npreset = \"granite\"\n", "materials.x.preset"},
 	} {
 		text := base + tc.extra
-		_, err := parseScene(filepath.Join(dir, "s.toml"), strings.NewReader(text), 1)
+		_, err := Read(filepath.Join(dir, "s.toml"), strings.NewReader(text), 1)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one mentioning %q", tc.extra, err, tc.want)
 		}
 	}
 }
 
-// Through the command: a plate from a voxelize sequence moving at 0.6 m/s pushes a
-// block of snow, whose particles next to it end up moving with it.
-func TestDeformingColliderPushesSnow(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a physics run")
-	}
-	dir := t.TempDir()
-	const h, speed = 0.04, 0.6
-	writePlateSequence(t, dir, geom.Vec3{0.14, 0.16, 0.4}, geom.Vec3{0.08, 0.32, 0.48}, geom.Vec3{speed, 0, 0}, 24, 13, h)
-	scene := fmt.Sprintf(`
-[domain]
-min = [0, 0, 0]
-max = [1.2, 0.6, 0.8]
-h = %g
-[time]
-fps = 24
-frames = 12
-[[snow]]
-shape = "box"
-min = [0.24, 0.0, 0.24]
-max = [0.5, 0.2, 0.56]
-[[collider]]
-shape = "vdb"
-path = "plate.####.vdb"
-[output]
-dir = "out"
-`, h)
-	path := filepath.Join(dir, "scene.toml")
-	os.WriteFile(path, []byte(scene), 0o644)
-	var stderr bytes.Buffer
-	if code := run([]string{"-o", filepath.Join(dir, "out"), path}, &bytes.Buffer{}, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	fr := readFrame(t, filepath.Join(dir, "out", "snow.0012.prt"))
-	pos, _, _ := fr.Float64s("Position")
-	vel, _, _ := fr.Float64s("Velocity")
-	// The plate's front face at t = 0.5 s: 0.14 + 0.04 + 0.6 * 0.5 = 0.48.
-	front := 0.18 + speed*0.5
-	var sum float64
-	n := 0
-	for i := 0; i < len(pos); i += 3 {
-		if pos[i] < front-0.5*h {
-			t.Fatalf("particle at x = %.3f is behind the plate's front face %.3f", pos[i], front)
-		}
-		if pos[i] < front+h && pos[i+1] < 0.3 {
-			sum += vel[i]
-			n++
-		}
-	}
-	if n == 0 || math.Abs(sum/float64(n)-speed) > 0.1*speed {
-		t.Errorf("%d particles at the plate move at %.3f m/s along x, want %.2f", n, sum/float64(max(n, 1)), speed)
-	}
-	t.Logf("%d particles at the plate move at %.3f m/s (plate %.2f m/s)", n, sum/float64(max(n, 1)), speed)
-}
-
 // A glTF snow volume is posed by its animation at the time given: the paddle turns
 // half a revolution a second about +Y, so at 0.5 s it lies along -z.
 func TestSnowFromGLTFFrame(t *testing.T) {
-	paddle, err := filepath.Abs("../../examples/paddle.gltf")
+	paddle, err := filepath.Abs("../../../examples/paddle.gltf")
 	if err != nil {
 		t.Fatal(err)
 	}
 	scene := fmt.Sprintf("[domain]\nmin = [-1, -1, -1]\nmax = [1, 1, 1]\nh = 0.05\n"+
 		"[[snow]]\nshape = \"mesh\"\npath = %q\nclip = \"Sweep\"\ntime = 0.5\n", paddle)
-	sc, err := parseScene(filepath.Join(t.TempDir(), "s.toml"), strings.NewReader(scene), 1)
+	sc, err := Read(filepath.Join(t.TempDir(), "s.toml"), strings.NewReader(scene), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,138 @@
+package scene
+
+import (
+	"math"
+
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/formats/vdb"
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/voxelize"
+)
+
+// The files a body's shape keys name: a mesh (OBJ, STL, PLY or glTF, shape "mesh") or
+// an OpenVDB level set (shape "vdb").
+
+// file returns the path key's file, resolved against the scene's folder.
+func (l *loader) file(k *shapeKeys, key string) (string, error) {
+	if k.Path == nil || *k.Path == "" {
+		return "", keyError(key+".path", "required for shape %q", k.Shape)
+	}
+	return l.path(*k.Path), nil
+}
+
+// mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
+// animation, default the first), else in its rest pose.
+func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
+	clip, t := "", -1.0
+	set(&clip, k.Clip)
+	if k.Time != nil {
+		if t = *k.Time; !(t >= 0) || math.IsInf(t, 0) {
+			return nil, keyError(key+".time", "%g: must be >= 0", t)
+		}
+	}
+	m, err := meshfile.ReadAt(path, clip, t)
+	if err != nil {
+		return nil, keyError(key+".path", "%v", err)
+	}
+	return m, nil
+}
+
+// levelSet reads the level set grid of a VDB file: the grid named by the grid key,
+// else "surface" (what voxelize writes), else the file's first level set.
+func (k *shapeKeys) levelSet(key, path string) (*levelset.GridShape, error) {
+	file, err := vdb.ReadFile(path)
+	if err != nil {
+		return nil, keyError(key+".path", "%s: %v", path, err)
+	}
+	var g *vdb.Grid
+	switch {
+	case k.Grid != nil:
+		if g = file.Grid(*k.Grid); g == nil {
+			return nil, keyError(key+".grid", "%s has no grid %q", path, *k.Grid)
+		}
+	case file.Grid("surface") != nil:
+		g = file.Grid("surface")
+	default:
+		for _, c := range file.Grids {
+			if c.Class == vdb.LevelSet && c.Float != nil {
+				g = c
+				break
+			}
+		}
+	}
+	if g == nil || g.Float == nil {
+		return nil, keyError(key+".path", "%s has no float level set grid", path)
+	}
+	shape, err := levelset.NewGridShape(g.Float)
+	if err != nil {
+		return nil, keyError(key+".path", "%s: grid %q: %v", path, g.Name, err)
+	}
+	return shape, nil
+}
+
+// snowFromFile is a snow volume read from a file: a closed mesh filled exactly, or a
+// level set; with the box that bounds it.
+func (l *loader) snowFromFile(k *shapeKeys, key string) (geom.Shape, geom.Box, error) {
+	path, err := l.file(k, key)
+	if err != nil {
+		return nil, geom.Box{}, err
+	}
+	if k.Shape == "mesh" {
+		m, err := k.mesh(key, path)
+		if err != nil {
+			return nil, geom.Box{}, err
+		}
+		shape, err := voxelize.NewMeshShape(m)
+		if err != nil {
+			return nil, geom.Box{}, keyError(key+".path", "%s: %v", path, err)
+		}
+		return shape, shape.Bounds(), nil
+	}
+	shape, err := k.levelSet(key, path)
+	if err != nil {
+		return nil, geom.Box{}, err
+	}
+	lo, hi, ok := shape.Grid().ActiveBounds()
+	if !ok {
+		return nil, geom.Box{}, keyError(key+".path", "%s: the level set has no active voxels", path)
+	}
+	tr := shape.Grid().Transform
+	return shape, geom.Box{Min: tr.IndexToWorld(lo), Max: tr.IndexToWorld(hi)}, nil
+}
+
+// meshCollider reads a collider's mesh and turns it into the level set a rigid
+// collider carries, with voxels of the voxel key's size (default h/2, so that the
+// trilinear level set is finer than the simulation grid).
+func (l *loader) meshCollider(k *shapeKeys, key string, h float64) (*levelset.GridShape, error) {
+	path, err := l.file(k, key)
+	if err != nil {
+		return nil, err
+	}
+	m, err := k.mesh(key, path)
+	if err != nil {
+		return nil, err
+	}
+	size := h / 2
+	if k.Voxel != nil {
+		if size = *k.Voxel; !(size > 0) || math.IsInf(size, 0) {
+			return nil, keyError(key+".voxel", "%g: must be > 0", size)
+		}
+	}
+	// The band reaches the solver's kernel (two cells of h) around the surface.
+	band := int(math.Ceil(2*h/size)) + 1
+	c, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: size, HalfWidth: band})
+	if err != nil {
+		return nil, keyError(key+".path", "%s: %v", path, err)
+	}
+	return levelset.NewGridShape(c.Surface)
+}
+
+// vdbCollider reads a collider's level set from a VDB file.
+func (l *loader) vdbCollider(k *shapeKeys, key string) (*levelset.GridShape, error) {
+	path, err := l.file(k, key)
+	if err != nil {
+		return nil, err
+	}
+	return k.levelSet(key, path)
+}

@@ -1,0 +1,121 @@
+package scene
+
+import (
+	"fmt"
+	"math"
+
+	"snowtools/levelset/geom"
+	"snowtools/simcore"
+	"snowtools/simcore/collider"
+)
+
+// solverConfig loads the MPM solver's settings: [domain], the time step keys of
+// [time], [solver], the [sintering] window and the [[press]] tables. simcore
+// validates them; the colliders come later (they may need files).
+func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
+	cfg := simcore.DefaultConfig()
+	d := f.Domain
+	if d.Min == nil || d.Max == nil || d.H == nil {
+		return cfg, keyError("domain", "min, max and h are required")
+	}
+	cfg.Domain = geom.Box{Min: *d.Min, Max: *d.Max}
+	cfg.H = *d.H * l.resolution
+	if err := contactMode(&cfg.Walls.Mode, d.Wall, "domain.wall"); err != nil {
+		return cfg, err
+	}
+	if err := friction(&cfg.Walls.Friction, d.WallFriction, "domain.wall_friction"); err != nil {
+		return cfg, err
+	}
+	set(&cfg.CFL, f.Time.CFL)
+	set(&cfg.WaveCells, f.Time.WaveCells)
+	set(&cfg.MaxDt, f.Time.MaxDt)
+	set(&cfg.MinDt, f.Time.MinDt)
+	s := f.Solver
+	set(&cfg.Gravity, s.Gravity)
+	set(&cfg.GravityStart, s.GravityStart)
+	set(&cfg.FlipAlpha, s.FlipAlpha)
+	set(&cfg.Threads, s.Threads)
+	if s.Integrator != nil {
+		var ok bool
+		if cfg.Integrator, ok = byName(*s.Integrator, simcore.Explicit, simcore.SemiImplicit); !ok {
+			return cfg, keyError("solver.integrator", "%q: use explicit or semi-implicit", *s.Integrator)
+		}
+	}
+	set(&cfg.Beta, s.Beta)
+	set(&cfg.SolverTolerance, s.Tolerance)
+	set(&cfg.SolverMaxIterations, s.MaxIterations)
+	set(&cfg.SinterStart, f.Sintering.Start)
+	set(&cfg.SinterEnd, f.Sintering.End)
+	var err error
+	if cfg.Presses, err = presses(f.Press); err != nil {
+		return cfg, err
+	}
+	return cfg, atKey(cfg.Validate(), configKey)
+}
+
+// byName returns the one of values whose String is name.
+func byName[T fmt.Stringer](name string, values ...T) (T, bool) {
+	for _, v := range values {
+		if v.String() == name {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// contactMode sets a contact mode from its key, when present.
+func contactMode(dst *collider.ContactMode, name *string, key string) error {
+	if name == nil {
+		return nil
+	}
+	m, ok := byName(*name, collider.Separate, collider.Slip, collider.Sticky)
+	if !ok {
+		return keyError(key, "%q: must be \"separate\", \"slip\" or \"sticky\"", *name)
+	}
+	*dst = m
+	return nil
+}
+
+// friction sets a Coulomb friction coefficient from its key, when present. The
+// colliders do not check it: a negative one would push snow along.
+func friction(dst *float64, value *float64, key string) error {
+	if value == nil {
+		return nil
+	}
+	if !(*value >= 0) || math.IsInf(*value, 0) {
+		return keyError(key, "%g: must be >= 0", *value)
+	}
+	*dst = *value
+	return nil
+}
+
+// presses loads the [[press]] tables.
+func presses(keys []pressKeys) ([]simcore.Press, error) {
+	var ps []simcore.Press
+	for i, k := range keys {
+		key := fmt.Sprintf("press[%d]", i+1)
+		switch {
+		case k.Center == nil:
+			return nil, keyError(key+".center", "required")
+		case k.Radius == nil:
+			return nil, keyError(key+".radius", "required")
+		case k.Pressure == nil:
+			return nil, keyError(key+".pressure", "required (Pa)")
+		}
+		p := simcore.Press{Center: *k.Center, Radius: *k.Radius, Pressure: *k.Pressure}
+		if k.Axis != nil {
+			if *k.Axis == (geom.Vec3{}) {
+				return nil, keyError(key+".axis", "must not be zero (leave it out to press towards the centre)")
+			}
+			p.Axis = *k.Axis
+		}
+		set(&p.Start, k.Start)
+		set(&p.End, k.End)
+		if err := atKey(p.Validate(), under(key)); err != nil {
+			return nil, err
+		}
+		ps = append(ps, p)
+	}
+	return ps, nil
+}

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/scene"
+	"snowtools/cmd/internal/seq"
+	"snowtools/simcore"
+	"snowtools/simcore/collider"
+)
+
+// simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
+// it and writes every frame, and a checkpoint every opts.every frames.
+func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
+	if sc.Ground != nil {
+		return simulateGround(sc, opts, log)
+	}
+	r, first, err := startRun(sc, opts, log)
+	if err != nil || r == nil {
+		return err
+	}
+	if first == 1 {
+		if err := r.write(0); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
+		r.sim.P.Len(), sc.Config.H, first, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+	return r.frames(first)
+}
+
+// snowRun is an MPM simulation on its way through a scene's frames.
+type snowRun struct {
+	sc   *scene.Scene
+	opts runOptions
+	sim  *simcore.Sim
+	cps  *checkpoints
+	pv   *previewer // nil without -preview
+	log  io.Writer
+}
+
+// startRun prepares the output folder and the simulation, new or resumed; it returns
+// the first frame to simulate, and a nil run when a resumed one has nothing to do.
+func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, error) {
+	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
+		return nil, 0, err
+	}
+	cps, err := newCheckpoints(sc.OutDir, sc.Pattern, opts.scene)
+	if err != nil {
+		return nil, 0, err
+	}
+	cps.removeTemporary()
+	r := &snowRun{sc: sc, opts: opts, cps: cps, log: log}
+	first := 1
+	if opts.resume {
+		if r.sim, first, err = resumeSim(sc, cps, log); err != nil || r.sim == nil {
+			return nil, 0, err
+		}
+	} else if r.sim, err = startSim(sc, cps, log); err != nil {
+		return nil, 0, err
+	}
+	if opts.preview {
+		r.pv = newPreviewer(sc, r.sim.P)
+	}
+	return r, first, nil
+}
+
+// startSim seeds the scene's snow and prepares it for frame 0.
+func startSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
+	p := &simcore.Particles{}
+	for i, src := range sc.Sources {
+		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
+			return nil, fmt.Errorf("snow[%d]: %v", i+1, err)
+		} else if n == 0 {
+			return nil, fmt.Errorf("snow[%d]: no particle fits in it at grid spacing %g m: make it larger or the grid finer", i+1, sc.Config.H)
+		}
+	}
+	sim, err := simcore.NewSim(sc.Config, p)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := cps.removeAll(); err != nil {
+		return nil, err
+	} else if n > 0 {
+		fmt.Fprintf(log, "snowsim: starting over: removed %d checkpoints of an earlier run from %s\n", n, sc.OutDir)
+	}
+	sim.Prepare()
+	return sim, nil
+}
+
+// write writes frame f's particles, and its picture with -preview.
+func (r *snowRun) write(frame int) error {
+	info := frameInfo{Frame: frame, Time: r.sim.Time, FPS: r.sc.FPS, H: r.sc.Config.H}
+	p := r.sim.P
+	if err := writeFrameFile(r.sc.OutDir, r.sc.Pattern, frame, func(w io.Writer) error { return writePRT(w, p, info) }); err != nil {
+		return err
+	}
+	if r.pv != nil {
+		return r.pv.write(frame, p)
+	}
+	return nil
+}
+
+// frames simulates and writes frames first to the last, with a checkpoint after every
+// opts.every of them and after the last, reporting progress and the solver's health.
+func (r *snowRun) frames(first int) error {
+	sc, sim := r.sc, r.sim
+	progress := cli.NewProgress(r.log)
+	health := newSolverHealth(&sc.Config, sim)
+	start := time.Now()
+	var totalSteps int
+	for f := first; f <= sc.Frames; f++ {
+		steps, err := r.frame(f)
+		totalSteps += steps
+		if err != nil {
+			progress.Done()
+			return err
+		}
+		solver := health.afterFrame(f, steps, progress, r.log)
+		elapsed := time.Since(start)
+		eta := time.Duration(float64(elapsed) / float64(f-first+1) * float64(sc.Frames-f))
+		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
+			f, sc.Frames, sim.Time, totalSteps, steps, solver, sim.P.Len(), cli.Duration(elapsed), cli.Duration(eta)))
+	}
+	progress.Done()
+	wall := time.Since(start).Seconds()
+	n := sc.Frames - first + 1
+	fmt.Fprintf(r.log, "snowsim: %d frames in %.1f s: %.2f s/frame, %.0f steps/frame, %.3g particle-steps/s\n",
+		n, wall, wall/float64(n), float64(totalSteps)/float64(n),
+		float64(totalSteps)*float64(sim.P.Len())/wall)
+	return nil
+}
+
+// frame simulates frame f and writes it, then its checkpoint if one is due (after
+// the frame, so that a checkpoint at frame f never lacks its frame file). It returns
+// the steps taken.
+func (r *snowRun) frame(f int) (int, error) {
+	sc, sim := r.sc, r.sim
+	steps, err := collider.AdvanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS)
+	if err != nil {
+		return steps, fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
+	}
+	if err := r.write(f); err != nil {
+		return steps, fmt.Errorf("frame %d: %v", f, err)
+	}
+	if every := r.opts.every; every > 0 && (f%every == 0 || f == sc.Frames) {
+		if err := r.cps.write(f, sim); err != nil {
+			return steps, fmt.Errorf("frame %d: %v", f, err)
+		}
+	}
+	return steps, nil
+}
+
+// solverHealth follows the semi-implicit solver from frame to frame: its iterations,
+// and the solves that stopped short of the tolerance.
+type solverHealth struct {
+	cfg         *simcore.Config
+	sim         *simcore.Sim
+	iterations  int64 // at the end of the previous frame
+	unconverged int64
+}
+
+func newSolverHealth(cfg *simcore.Config, sim *simcore.Sim) *solverHealth {
+	return &solverHealth{cfg: cfg, sim: sim, iterations: sim.SolverIterations(), unconverged: sim.UnconvergedSolves()}
+}
+
+// afterFrame warns of solves that did not converge in frame f, which took steps, and
+// returns the solver's part of the progress line.
+func (h *solverHealth) afterFrame(f, steps int, progress *cli.Progress, log io.Writer) string {
+	sim, cfg := h.sim, h.cfg
+	solver := ""
+	if cfg.Integrator == simcore.SemiImplicit && steps > 0 {
+		its := sim.SolverIterations()
+		solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-h.iterations)/float64(steps))
+		h.iterations = its
+	}
+	if n := sim.UnconvergedSolves(); n > h.unconverged {
+		progress.Done()
+		_, residual := sim.LastSolve()
+		fmt.Fprintf(log, "snowsim: warning: frame %d: %d of %d steps stopped the solve at max_iterations = %d with the residual above "+
+			"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl, wave_cells or max_dt\n",
+			f, n-h.unconverged, steps, cfg.SolverMaxIterations, cfg.SolverTolerance, residual)
+		h.unconverged = n
+	}
+	return solver
+}
+
+// frameName returns the file name of frame f of a pattern that the scene accepted.
+func frameName(pattern string, f int) string {
+	p, _, _ := seq.ParsePattern(pattern)
+	return p.Path(f)
+}
+
+// writeFrameFile writes frame f of the file pattern in dir, atomically.
+func writeFrameFile(dir, pattern string, f int, write func(io.Writer) error) error {
+	path := filepath.Join(dir, frameName(pattern, f))
+	return cli.WriteFileAtomic(path, func(w io.Writer) error { return write(wrapOutput(path, w)) })
+}

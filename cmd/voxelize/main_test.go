@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"snowtools/cmd/internal/cli"
+)
+
+// Usage errors exit with 2 and say in one line which flag is wrong and why, before
+// any file is read; -h prints help with examples and exits with 0.
+func TestUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // the whole of stderr
+	}{
+		{[]string{"-voxel", "0", "m.obj"}, "voxelize: -voxel 0: must be > 0\n"},
+		{[]string{"-voxel", "-0.1", "m.obj"}, "voxelize: -voxel -0.1: must be > 0\n"},
+		{[]string{"-res", "0", "m.obj"}, "voxelize: -res 0: must be > 0\n"},
+		{[]string{"-voxel", "0.1", "-res", "10", "m.obj"}, "voxelize: -voxel and -res: give one\n"},
+		{[]string{"m.obj"}, "voxelize: -voxel h (metres) or -res N is required\n"},
+		{[]string{"-voxel", "0.1", "-fps", "0", "m.obj"}, "voxelize: -fps 0: must be > 0\n"},
+		{[]string{"-voxel", "0.1", "-band", "-1", "m.obj"}, "voxelize: -band -1: must be >= 0 (0: automatic)\n"},
+		{[]string{"-voxel", "0.1", "-threads", "-2", "m.obj"}, "voxelize: -threads -2: must be >= 0 (0: all cores)\n"},
+		{[]string{"-voxel", "0.1", "-sign", "guess", "m.obj"}, `voxelize: -sign "guess": use auto, pseudonormal or winding` + "\n"},
+		{[]string{"-voxel", "fine", "m.obj"}, `voxelize: invalid value "fine" for flag -voxel: parse error` + "\n"},
+		{[]string{"-voxel", "0.1"}, "voxelize: give one mesh, not [] (-h for help)\n"},
+		{[]string{"-voxel", "0.1", "a.obj", "b.obj"}, `voxelize: give one mesh, not ["a.obj" "b.obj"] (-h for help)` + "\n"},
+	} {
+		if code, log := runVoxelize(t, c.args...); code != cli.ExitUsage || log != c.want {
+			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, log, cli.ExitUsage, c.want)
+		}
+	}
+	if code, log := runVoxelize(t, "-h"); code != 0 || !strings.Contains(log, "Examples:") || !strings.Contains(log, "-voxel h") {
+		t.Errorf("-h: exit %d, %q", code, log)
+	}
+}
