@@ -15,7 +15,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
-	"snowtools/formats/checkpoint"
+	"snowtools/simcore/checkpoint"
 	"snowtools/simcore"
 )
 
