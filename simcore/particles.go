@@ -63,21 +63,22 @@ type Sym3f [6]float32
 // Len returns the number of particles.
 func (p *Particles) Len() int { return len(p.X) }
 
-// Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index.
+// Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index. Every
+// channel gets a value (a zero one unless set here; an Optional channel only if p
+// carries it).
 func (p *Particles) Add(x, v geom.Vec3, mass float64, m ParticleMaterial) int {
-	i := len(p.X)
-	p.ID = append(p.ID, int32(i))
-	p.X = append(p.X, x)
-	p.V = append(p.V, v)
-	p.Mass = append(p.Mass, float32(mass))
-	p.Vol0 = append(p.Vol0, 0)
-	p.FE = append(p.FE, Mat3fOf(linalg.Identity3))
-	p.JP = append(p.JP, 1)
-	p.Mat = append(p.Mat, m)
-	if p.Sinter != nil {
-		p.Sinter = append(p.Sinter, ParticleSintering{})
+	i := p.Len()
+	for k := range Channels {
+		if c := &Channels[k]; c.Present(p) {
+			c.data.extend(p)
+		}
 	}
-	p.stress = append(p.stress, Sym3f{})
+	p.ID[i] = int32(i)
+	p.X[i], p.V[i] = x, v
+	p.Mass[i] = float32(mass)
+	p.FE[i] = Mat3fOf(linalg.Identity3)
+	p.JP[i] = 1
+	p.Mat[i] = m
 	return i
 }
 
@@ -121,48 +122,21 @@ func (p *Particles) Momentum() geom.Vec3 {
 	return s
 }
 
-// trim drops the spare capacity that appending left in every field: particles are most
-// of the solver's memory.
+// trim drops the spare capacity that appending left in every channel: particles are
+// most of the solver's memory.
 func (p *Particles) trim() {
-	p.ID, p.X, p.V = exactCopy(p.ID), exactCopy(p.X), exactCopy(p.V)
-	p.Mass, p.Vol0, p.FE = exactCopy(p.Mass), exactCopy(p.Vol0), exactCopy(p.FE)
-	p.JP, p.Mat, p.stress = exactCopy(p.JP), exactCopy(p.Mat), exactCopy(p.stress)
-	p.Sinter = exactCopy(p.Sinter)
-}
-
-func exactCopy[T any](s []T) []T {
-	if len(s) == cap(s) {
-		return s
-	}
-	c := make([]T, len(s))
-	copy(c, s)
-	return c
-}
-
-// swap exchanges particles i and j in every field.
-func (p *Particles) swap(i, j int) {
-	p.ID[i], p.ID[j] = p.ID[j], p.ID[i]
-	p.X[i], p.X[j] = p.X[j], p.X[i]
-	p.V[i], p.V[j] = p.V[j], p.V[i]
-	p.Mass[i], p.Mass[j] = p.Mass[j], p.Mass[i]
-	p.Vol0[i], p.Vol0[j] = p.Vol0[j], p.Vol0[i]
-	p.FE[i], p.FE[j] = p.FE[j], p.FE[i]
-	p.JP[i], p.JP[j] = p.JP[j], p.JP[i]
-	p.Mat[i], p.Mat[j] = p.Mat[j], p.Mat[i]
-	p.stress[i], p.stress[j] = p.stress[j], p.stress[i]
-	if p.Sinter != nil {
-		p.Sinter[i], p.Sinter[j] = p.Sinter[j], p.Sinter[i]
+	for k := range Channels {
+		Channels[k].data.trim(p)
 	}
 }
 
-// permute moves particle i to index dest[i] for every i, in place, by following the
-// permutation's cycles with swaps. dest is consumed (left as the identity).
+// permute moves particle i to index dest[i] for every i, in every channel. dest is
+// consumed: it is left as the identity.
 func (p *Particles) permute(dest []int32) {
+	for k := range Channels {
+		Channels[k].data.permute(p, dest)
+	}
 	for i := range dest {
-		for int(dest[i]) != i {
-			j := int(dest[i])
-			p.swap(i, j) // particle i reaches its place j; j's old particle waits at i
-			dest[i], dest[j] = dest[j], dest[i]
-		}
+		dest[i] = int32(i)
 	}
 }

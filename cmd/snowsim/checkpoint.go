@@ -15,8 +15,8 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
-	"snowtools/simcore/checkpoint"
 	"snowtools/simcore"
+	"snowtools/simcore/checkpoint"
 )
 
 // checkpointExt replaces the frame pattern's extension in checkpoint names, so that

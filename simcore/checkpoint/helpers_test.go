@@ -3,72 +3,69 @@ package checkpoint
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
+	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
-	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
-// randomState returns a state of n particles with every field set to values that
-// differ between particles, including a negative zero, a NaN-free spread of
-// magnitudes and the largest ID; for odd n the particles also carry sintering state.
+// randomState returns a state of n particles whose channels hold random bits (NaNs,
+// infinities and negative zeros among them: the format stores bits, not numbers); for
+// odd n the particles also carry the Optional channels.
 func randomState(n int, seed uint64) simcore.State {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	f32 := func() float32 { return float32(rng.NormFloat64() * math.Pow(10, float64(rng.IntN(20)-10))) }
-	vec := func() geom.Vec3 { return geom.Vec3{rng.NormFloat64(), rng.Float64(), -rng.Float64()} }
 	st := simcore.State{Time: rng.Float64(), Steps: rng.Int64N(1 << 40), MaxSpeed: rng.Float64() * 10,
 		MaxWaveSpeed: rng.Float64() * 100, VolumesKnown: seed%2 == 0}
-	p := &st.Particles
-	for i := 0; i < n; i++ {
-		p.ID = append(p.ID, int32(rng.Uint32()))
-		p.X = append(p.X, vec())
-		p.V = append(p.V, vec())
-		p.Mass = append(p.Mass, f32())
-		p.Vol0 = append(p.Vol0, f32())
-		var fe simcore.Mat3f
-		for k := range fe {
-			fe[k] = f32()
+	for i := range simcore.Channels {
+		c := &simcore.Channels[i]
+		if c.Optional && n%2 == 0 {
+			continue
 		}
-		p.FE = append(p.FE, fe)
-		p.JP = append(p.JP, f32())
-		p.Mat = append(p.Mat, simcore.ParticleMaterial{Mu0: f32(), Lambda0: f32(), Xi: f32(), ThetaC: f32(), ThetaS: f32()})
-		var s simcore.Sym3f
-		for k := range s {
-			s[k] = f32()
+		b := make([]byte, n*c.Size())
+		for k := range b {
+			b[k] = byte(rng.Uint32())
 		}
-		st.Stress = append(st.Stress, s)
-		if n%2 == 1 {
-			p.Sinter = append(p.Sinter, simcore.ParticleSintering{MaxDensity: f32(), C1: f32(), C2: f32(), C3: f32(),
-				C4: f32(), C5: f32(), EMax: f32(), NuMax: f32(), Density: f32()})
-		}
-	}
-	if n > 0 {
-		p.ID[0] = math.MaxInt32
-		p.X[0][1] = math.Copysign(0, -1)
+		c.Grow(&st.Particles, n, n)
+		c.Decode(&st.Particles, 0, b)
 	}
 	return st
 }
 
-// stateBits is every field of st in binary, so that comparisons are bit-exact.
+// stateBits is every channel (whether present, and its bytes) and scalar of st, so
+// that comparisons are bit-exact. It relies on the channels' encoding, which simcore's
+// TestCodecsMatchMemory checks against the values in memory.
 func stateBits(t testing.TB, st *simcore.State) []byte {
 	t.Helper()
-	if n := reflect.TypeOf(simcore.Particles{}).NumField(); n != 10 {
-		t.Fatalf("simcore.Particles has %d fields; the checkpoint format knows of 10", n)
-	}
 	p := &st.Particles
+	var b []byte
+	for i := range simcore.Channels {
+		c := &simcore.Channels[i]
+		v := make([]byte, c.Len(p)*c.Size())
+		c.Encode(p, 0, v)
+		b = append(append(b, c.Name...), fmt.Sprint(c.Present(p))...)
+		b = append(b, v...)
+	}
 	var buf bytes.Buffer
-	for _, v := range []any{p.ID, p.X, p.V, p.Mass, p.Vol0, p.FE, p.JP, p.Mat, p.Sinter, st.Stress,
-		st.Time, st.Steps, st.MaxSpeed, st.MaxWaveSpeed, st.VolumesKnown} {
+	for _, v := range []any{st.Time, st.Steps, st.MaxSpeed, st.MaxWaveSpeed, st.VolumesKnown} {
 		if err := binary.Write(&buf, binary.LittleEndian, v); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return buf.Bytes()
+	return append(b, buf.Bytes()...)
+}
+
+// recordSize is the bytes per particle of the columns that every state has.
+func recordSize() int {
+	n := 0
+	for i := range simcore.Channels {
+		if c := &simcore.Channels[i]; !c.Optional {
+			n += c.Size()
+		}
+	}
+	return n
 }
 
 func encode(t testing.TB, h Header, st *simcore.State) []byte {

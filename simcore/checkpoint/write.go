@@ -2,7 +2,6 @@ package checkpoint
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
@@ -10,22 +9,18 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"snowtools/levelset/geom"
 	"snowtools/simcore"
 )
 
 const (
 	magic       = "SNOWSTAT"
-	Version     = 1 // the format version this package writes and reads
+	version     = 1 // the format version this package writes and reads
 	compression = 1 // zstd
 	headerSize  = 60
-	stateHead   = 40  // the scalars before the particle columns
-	recordSize  = 144 // bytes per particle, all columns together (without sintering)
+	stateHead   = 40 // the scalars before the particle columns
 
-	flagVolumesKnown = 1 // state flags: stage 2 has run
-	flagSintering    = 2 // a Sinter column follows the others
-	// MaxParticles is the most particles a checkpoint holds: particle IDs are int32.
-	MaxParticles = math.MaxInt32
+	// maxParticles is the most particles a checkpoint holds: particle IDs are int32.
+	maxParticles = math.MaxInt32
 	// windowSize is the zstd window: large enough for the repeats within a column,
 	// small enough that a reader of a hostile file allocates little.
 	windowSize = 4 << 20
@@ -45,17 +40,12 @@ type Header struct {
 // Write writes st as a checkpoint. st is only read.
 func Write(w io.Writer, h Header, st *simcore.State) error {
 	p := &st.Particles
-	n := len(p.X)
-	for _, l := range []int{len(p.ID), len(p.V), len(p.Mass), len(p.Vol0), len(p.FE), len(p.JP), len(p.Mat), len(st.Stress)} {
-		if l != n {
-			return errors.New("checkpoint: the state's particle fields have different lengths")
-		}
+	n := p.Len()
+	if err := p.CheckLengths(); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
 	}
-	if p.Sinter != nil && len(p.Sinter) != n {
-		return errors.New("checkpoint: the state's particle fields have different lengths")
-	}
-	if n > MaxParticles {
-		return fmt.Errorf("checkpoint: %d particles: at most %d fit", n, MaxParticles)
+	if n > maxParticles {
+		return fmt.Errorf("checkpoint: %d particles: at most %d fit", n, maxParticles)
 	}
 	if h.Frame < 0 {
 		return fmt.Errorf("checkpoint: frame %d: must be >= 0", h.Frame)
@@ -63,7 +53,7 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 
 	var head [headerSize]byte
 	copy(head[:], magic)
-	le.PutUint32(head[8:], Version)
+	le.PutUint32(head[8:], version)
 	le.PutUint32(head[12:], compression)
 	le.PutUint64(head[16:], uint64(h.Frame))
 	copy(head[24:56], h.Scene[:])
@@ -79,13 +69,7 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 		return err
 	}
 	e := &encoder{w: zw, buf: make([]byte, 0, 64<<10)}
-	var flags uint32
-	if st.VolumesKnown {
-		flags |= flagVolumesKnown
-	}
-	if p.Sinter != nil {
-		flags |= flagSintering
-	}
+	flags := stateFlags(st)
 	b := e.next(stateHead)
 	le.PutUint64(b[0:], math.Float64bits(st.Time))
 	le.PutUint64(b[8:], uint64(st.Steps))
@@ -93,9 +77,15 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 	le.PutUint64(b[24:], math.Float64bits(st.MaxWaveSpeed))
 	le.PutUint32(b[32:], flags)
 	le.PutUint32(b[36:], uint32(n))
-	for _, c := range fileColumns(flags) {
-		for i := 0; i < n && e.err == nil; i++ {
-			c.put(e.next(c.size), st, i)
+	for _, c := range columns {
+		if !c.in(flags) {
+			continue
+		}
+		size := c.Size()
+		for i := 0; i < n && e.err == nil; {
+			k := min(e.room(size), n-i)
+			c.Encode(p, i, e.next(k*size))
+			i += k
 		}
 	}
 	e.flush()
@@ -114,6 +104,15 @@ type encoder struct {
 	err error
 }
 
+// room returns how many values of size bytes fit in the buffer, writing it first
+// if none does (size <= cap(buf)).
+func (e *encoder) room(size int) int {
+	if len(e.buf)+size > cap(e.buf) {
+		e.flush()
+	}
+	return (cap(e.buf) - len(e.buf)) / size
+}
+
 // next returns n bytes to fill (n <= cap(buf)).
 func (e *encoder) next(n int) []byte {
 	if len(e.buf)+n > cap(e.buf) {
@@ -129,16 +128,4 @@ func (e *encoder) flush() {
 		_, e.err = e.w.Write(e.buf)
 	}
 	e.buf = e.buf[:0]
-}
-
-func putFloat32s(b []byte, xs ...float32) {
-	for k, x := range xs {
-		le.PutUint32(b[4*k:], math.Float32bits(x))
-	}
-}
-
-func putVec3(b []byte, v geom.Vec3) {
-	for k, x := range v {
-		le.PutUint64(b[8*k:], math.Float64bits(x))
-	}
 }
