@@ -8,9 +8,10 @@ import (
 
 // Channels is the table of particle channels: one line per slice field of Particles.
 // Everything that treats the fields one by one iterates it rather than naming them:
-// Add (a zero value each), trim, permute, Restore's checks, the checkpoint file
-// (simcore/checkpoint: one column per channel, in this order) and the columns of
-// snowsim's output frames. The struct-of-arrays fields stay, for the hot loops.
+// Add and Fill (which make room in every channel), trim, permute, Restore's checks,
+// the checkpoint file (simcore/checkpoint: one column per channel, in this order) and
+// the columns of snowsim's output frames. The struct-of-arrays fields stay, for the
+// hot loops.
 //
 // To add a channel, add its slice to Particles and one line at the end of the table;
 // for a rest position that output frames carry as the 8th column, RestPosition:
@@ -18,9 +19,9 @@ import (
 //	{Name: "Rest", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.Rest }), Frame: &FrameColumn{"RestPosition", Float32, 7}},
 //
 // The codec (vec3s: 3 float64) fixes the element type and arity and the bytes of a
-// value; a new element type needs a codec beside the others (particle_codecs.go). Add
-// gives new particles the zero value: set another there if zero is not the right start.
-// Frame is nil for a channel that output frames leave out.
+// value; a new element type needs a codec beside the others (particle_codecs.go). A
+// new particle starts at zero in the channel; Particles.set gives the values that do
+// not. Frame is nil for a channel that output frames leave out.
 //
 // Every channel is checkpointed: a resumed run must take the same steps and write the
 // same frames as one that never stopped, so everything a particle carries must survive,

@@ -6,7 +6,7 @@ type columnOps interface {
 	codec() codecInfo
 	length(p *Particles) int
 	isNil(p *Particles) bool
-	extend(p *Particles) // append one zero value
+	extend(p *Particles, k int) // append k zero values
 	trim(p *Particles)
 	permute(p *Particles, dest []int32)
 	grow(p *Particles, k, n int)
@@ -32,10 +32,9 @@ func (c column[T]) isNil(p *Particles) bool     { return *c.slice(p) == nil }
 func (c column[T]) trim(p *Particles)           { s := c.slice(p); *s = exactCopy(*s) }
 func (c column[T]) grow(p *Particles, k, n int) { s := c.slice(p); *s = grow(*s, k, n) }
 
-func (c column[T]) extend(p *Particles) {
+func (c column[T]) extend(p *Particles, k int) {
 	s := c.slice(p)
-	var zero T
-	*s = append(*s, zero)
+	*s = append(*s, make([]T, k)...)
 }
 
 func (c column[T]) permute(p *Particles, dest []int32) { permuteSlice(*c.slice(p), dest) }

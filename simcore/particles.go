@@ -63,23 +63,34 @@ type Sym3f [6]float32
 // Len returns the number of particles.
 func (p *Particles) Len() int { return len(p.X) }
 
-// Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index. Every
-// channel gets a value (a zero one unless set here; an Optional channel only if p
-// carries it).
+// Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index.
 func (p *Particles) Add(x, v geom.Vec3, mass float64, m ParticleMaterial) int {
 	i := p.Len()
-	for k := range Channels {
-		if c := &Channels[k]; c.Present(p) {
-			c.data.extend(p)
+	p.extend(1)
+	p.set(i, x, v, mass, m)
+	return i
+}
+
+// extend appends k particles whose every channel is zero (an Optional channel that p
+// lacks stays nil), for set to fill in. Fill makes room for a batch at once: a call
+// per channel and particle would cost more than the rest of seeding one.
+func (p *Particles) extend(k int) {
+	for i := range Channels {
+		if c := &Channels[i]; c.Present(p) {
+			c.data.extend(p, k)
 		}
 	}
+}
+
+// set makes particle i an undeformed one (F_E = I, J_P = 1, ID i) at x with velocity v,
+// its mass and material m. The channels it leaves alone start at zero.
+func (p *Particles) set(i int, x, v geom.Vec3, mass float64, m ParticleMaterial) {
 	p.ID[i] = int32(i)
 	p.X[i], p.V[i] = x, v
 	p.Mass[i] = float32(mass)
 	p.FE[i] = Mat3fOf(linalg.Identity3)
 	p.JP[i] = 1
 	p.Mat[i] = m
-	return i
 }
 
 // setSintering gives particle i the sintering law and state ps, making room for every
