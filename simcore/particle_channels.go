@@ -76,8 +76,8 @@ const (
 	Float64
 )
 
-// Size returns the bytes of one number.
-func (s Scalar) Size() int {
+// size returns the bytes of one number.
+func (s Scalar) size() int {
 	if s == Float64 {
 		return 8
 	}
@@ -91,7 +91,7 @@ func (c *Channel) Scalar() Scalar { return c.data.codec().scalar }
 func (c *Channel) Arity() int { return c.data.codec().arity }
 
 // Size returns the bytes of one encoded value: Arity numbers of Scalar.
-func (c *Channel) Size() int { return c.Arity() * c.Scalar().Size() }
+func (c *Channel) Size() int { return c.Arity() * c.Scalar().size() }
 
 // Len returns the number of values p holds.
 func (c *Channel) Len(p *Particles) int { return c.data.length(p) }
@@ -122,7 +122,7 @@ func (c *Channel) EncodeFrame(p *Particles, i int, b []byte) {
 	var raw [maxValueSize]byte
 	c.data.encode(p, i, raw[:c.Size()])
 	for k := range c.Arity() {
-		putScalar(b[k*to.Size():], to, scalarAt(raw[:], from, k))
+		putScalar(b[k*to.size():], to, scalarAt(raw[:], from, k))
 	}
 }
 

@@ -183,7 +183,7 @@ func TestEncodeFrame(t *testing.T) {
 		if c.Frame == nil {
 			continue
 		}
-		got := make([]byte, c.Arity()*c.Frame.Type.Size())
+		got := make([]byte, c.Arity()*c.Frame.Type.size())
 		c.EncodeFrame(p, 0, got)
 		want := make([]byte, c.Size())
 		c.Encode(p, 0, want)

@@ -13,7 +13,7 @@ type codecInfo struct {
 	arity  int
 }
 
-func (c codecInfo) size() int { return c.arity * c.scalar.Size() }
+func (c codecInfo) size() int { return c.arity * c.scalar.size() }
 
 // codec stores a value of type T as its numbers in declaration order, little-endian,
 // bit for bit (put), and reads it back (get). TestCodecsMatchMemory checks that the

@@ -40,8 +40,8 @@ func TestRoundTrip(t *testing.T) {
 		if cap(got.Particles.X) != n || cap(got.Particles.FE) != n {
 			t.Errorf("%d particles: columns with spare capacity %d, %d", n, cap(got.Particles.X), cap(got.Particles.FE))
 		}
-		if hh, err := ReadHeader(bytes.NewReader(file[:headerSize])); err != nil || hh != h {
-			t.Errorf("%d particles: ReadHeader: %+v, %v", n, hh, err)
+		if hh, err := readHeader(bytes.NewReader(file[:headerSize])); err != nil || hh != h {
+			t.Errorf("%d particles: readHeader: %+v, %v", n, hh, err)
 		}
 	}
 }
@@ -105,7 +105,7 @@ func TestHeaderErrors(t *testing.T) {
 	for _, c := range cases {
 		bad := bytes.Clone(file)
 		bad[c.off] = c.val
-		if _, err := ReadHeader(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := readHeader(bytes.NewReader(bad)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("byte %d = %d: error %v, want %q", c.off, c.val, err, c.want)
 		}
 	}

@@ -12,9 +12,9 @@ import (
 	"snowtools/simcore"
 )
 
-// ReadHeader reads and checks the header only: enough to tell whether a checkpoint
+// readHeader reads and checks the header only: enough to tell whether a checkpoint
 // belongs to a scene, and at which frame, without decompressing the state.
-func ReadHeader(r io.Reader) (Header, error) {
+func readHeader(r io.Reader) (Header, error) {
 	var head [headerSize]byte
 	if n, err := io.ReadFull(r, head[:]); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -48,7 +48,7 @@ func ReadHeader(r io.Reader) (Header, error) {
 
 // Read reads a whole checkpoint.
 func Read(r io.Reader) (Header, simcore.State, error) {
-	h, err := ReadHeader(r)
+	h, err := readHeader(r)
 	if err != nil {
 		return Header{}, simcore.State{}, err
 	}
