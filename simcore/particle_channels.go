@@ -40,7 +40,7 @@ var Channels = []Channel{
 	{Name: "FE", data: field(mat3fs, func(p *Particles) *[]Mat3f { return &p.FE })},
 	{Name: "JP", data: field(float32s, func(p *Particles) *[]float32 { return &p.JP }), Frame: &FrameColumn{"PlasticJ", Float32, 6}},
 	{Name: "Mat", data: field(materials, func(p *Particles) *[]ParticleMaterial { return &p.Mat })},
-	{Name: "Stress", data: field(sym3fs, func(p *Particles) *[]Sym3f { return &p.stress })},
+	{Name: "Stress", data: field(sym3fs, func(p *Particles) *[]sym3f { return &p.stress })},
 	{Name: "Sinter", data: field(sinterings, func(p *Particles) *[]ParticleSintering { return &p.Sinter }), Optional: true},
 }
 

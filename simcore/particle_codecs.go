@@ -50,9 +50,9 @@ var (
 	mat3fs = &codec[Mat3f]{codecInfo{Float32, 9},
 		func(b []byte, v *Mat3f) { putFloat32s(b, v[:]...) },
 		func(b []byte, v *Mat3f) { getFloat32s(b, v[:]) }}
-	sym3fs = &codec[Sym3f]{codecInfo{Float32, 6},
-		func(b []byte, v *Sym3f) { putFloat32s(b, v[:]...) },
-		func(b []byte, v *Sym3f) { getFloat32s(b, v[:]) }}
+	sym3fs = &codec[sym3f]{codecInfo{Float32, 6},
+		func(b []byte, v *sym3f) { putFloat32s(b, v[:]...) },
+		func(b []byte, v *sym3f) { getFloat32s(b, v[:]) }}
 	materials = &codec[ParticleMaterial]{codecInfo{Float32, 5},
 		func(b []byte, m *ParticleMaterial) { putFloat32s(b, m.Mu0, m.Lambda0, m.Xi, m.ThetaC, m.ThetaS) },
 		func(b []byte, m *ParticleMaterial) {

@@ -26,14 +26,14 @@ type Particles struct {
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
 	// that step's SVD, which also gives R_E, and scattered as forces at the start of the next.
-	stress []Sym3f
+	stress []sym3f
 }
 
 // Mat3f is a 3x3 matrix stored in float32, row-major.
 type Mat3f [9]float32
 
-// Mat3 widens m to float64.
-func (m *Mat3f) Mat3() linalg.Mat3 {
+// mat3 widens m to float64.
+func (m *Mat3f) mat3() linalg.Mat3 {
 	var a linalg.Mat3
 	for i, x := range m {
 		a[i] = float64(x)
@@ -41,8 +41,8 @@ func (m *Mat3f) Mat3() linalg.Mat3 {
 	return a
 }
 
-// Mat3fOf narrows a to float32.
-func Mat3fOf(a linalg.Mat3) Mat3f {
+// mat3fOf narrows a to float32.
+func mat3fOf(a linalg.Mat3) Mat3f {
 	var m Mat3f
 	for i, x := range a {
 		m[i] = float32(x)
@@ -57,8 +57,8 @@ func (m *Mat3f) set(a *linalg.Mat3) {
 	}
 }
 
-// Sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
-type Sym3f [6]float32
+// sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
+type sym3f [6]float32
 
 // Len returns the number of particles.
 func (p *Particles) Len() int { return len(p.X) }
@@ -88,7 +88,7 @@ func (p *Particles) set(i int, x, v geom.Vec3, mass float64, m ParticleMaterial)
 	p.ID[i] = int32(i)
 	p.X[i], p.V[i] = x, v
 	p.Mass[i] = float32(mass)
-	p.FE[i] = Mat3fOf(linalg.Identity3)
+	p.FE[i] = mat3fOf(linalg.Identity3)
 	p.JP[i] = 1
 	p.Mat[i] = m
 }
@@ -111,26 +111,8 @@ func (p *Particles) Density(i int) float64 {
 	if p.Vol0[i] == 0 {
 		return 0
 	}
-	j := p.FE[i].Mat3().Det() * float64(p.JP[i])
+	j := p.FE[i].mat3().Det() * float64(p.JP[i])
 	return float64(p.Mass[i]) / (float64(p.Vol0[i]) * j)
-}
-
-// TotalMass returns the sum of m_p.
-func (p *Particles) TotalMass() float64 {
-	s := 0.0
-	for _, m := range p.Mass {
-		s += float64(m)
-	}
-	return s
-}
-
-// Momentum returns the total linear momentum sum m_p v_p.
-func (p *Particles) Momentum() geom.Vec3 {
-	var s geom.Vec3
-	for i, v := range p.V {
-		s = s.Add(v.Scale(float64(p.Mass[i])))
-	}
-	return s
 }
 
 // trim drops the spare capacity that appending left in every channel: particles are

@@ -104,7 +104,7 @@ func TestSnapshotRestore(t *testing.T) {
 			}
 		}
 		snap := cloneState(orig.Snapshot())
-		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Particles.stress[0] == (Sym3f{}) ||
+		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Particles.stress[0] == (sym3f{}) ||
 			snap.Particles.Sinter[0].Density == float32(DefaultMaterial.Density)) {
 			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Particles.stress[0])
 		}
