@@ -51,17 +51,10 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 		return fmt.Errorf("checkpoint: frame %d: must be >= 0", h.Frame)
 	}
 
-	var head [headerSize]byte
-	copy(head[:], magic)
-	le.PutUint32(head[8:], version)
-	le.PutUint32(head[12:], compression)
-	le.PutUint64(head[16:], uint64(h.Frame))
-	copy(head[24:56], h.Scene[:])
-	le.PutUint32(head[56:], crc32.Checksum(head[:56], castagnoli))
+	head := encodeHeader(h)
 	if _, err := w.Write(head[:]); err != nil {
 		return err
 	}
-
 	// One encoder goroutine: the output is then the same bytes every time.
 	zw, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
 		zstd.WithWindowSize(windowSize), zstd.WithEncoderCRC(true))
@@ -69,25 +62,7 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 		return err
 	}
 	e := &encoder{w: zw, buf: make([]byte, 0, 64<<10)}
-	flags := stateFlags(st)
-	b := e.next(stateHead)
-	le.PutUint64(b[0:], math.Float64bits(st.Time))
-	le.PutUint64(b[8:], uint64(st.Steps))
-	le.PutUint64(b[16:], math.Float64bits(st.MaxSpeed))
-	le.PutUint64(b[24:], math.Float64bits(st.MaxWaveSpeed))
-	le.PutUint32(b[32:], flags)
-	le.PutUint32(b[36:], uint32(n))
-	for _, c := range columns {
-		if !c.in(flags) {
-			continue
-		}
-		size := c.Size()
-		for i := 0; i < n && e.err == nil; {
-			k := min(e.room(size), n-i)
-			c.Encode(p, i, e.next(k*size))
-			i += k
-		}
-	}
+	e.state(st)
 	e.flush()
 	if e.err != nil {
 		zw.Close()
@@ -96,12 +71,52 @@ func Write(w io.Writer, h Header, st *simcore.State) error {
 	return zw.Close()
 }
 
+// encodeHeader returns the header of a file: magic, version, compression, h and the
+// header's checksum.
+func encodeHeader(h Header) [headerSize]byte {
+	var head [headerSize]byte
+	copy(head[:], magic)
+	le.PutUint32(head[8:], version)
+	le.PutUint32(head[12:], compression)
+	le.PutUint64(head[16:], uint64(h.Frame))
+	copy(head[24:56], h.Scene[:])
+	le.PutUint32(head[56:], crc32.Checksum(head[:56], castagnoli))
+	return head
+}
+
 // encoder hands out room for values in a buffer and writes it when full, so that
 // the compressor sees large writes.
 type encoder struct {
 	w   io.Writer
 	buf []byte
 	err error
+}
+
+// state writes the state's scalars, then its particle columns.
+func (e *encoder) state(st *simcore.State) {
+	flags := stateFlags(st)
+	b := e.next(stateHead)
+	le.PutUint64(b[0:], math.Float64bits(st.Time))
+	le.PutUint64(b[8:], uint64(st.Steps))
+	le.PutUint64(b[16:], math.Float64bits(st.MaxSpeed))
+	le.PutUint64(b[24:], math.Float64bits(st.MaxWaveSpeed))
+	le.PutUint32(b[32:], flags)
+	le.PutUint32(b[36:], uint32(st.Particles.Len()))
+	for _, c := range columns {
+		if c.in(flags) {
+			e.column(c, &st.Particles)
+		}
+	}
+}
+
+// column writes the values of column c, as many at a time as the buffer has room for.
+func (e *encoder) column(c column, p *simcore.Particles) {
+	n, size := p.Len(), c.Size()
+	for i := 0; i < n && e.err == nil; {
+		k := min(e.room(size), n-i)
+		c.Encode(p, i, e.next(k*size))
+		i += k
+	}
 }
 
 // room returns how many values of size bytes fit in the buffer, writing it first
