@@ -60,7 +60,7 @@ type Channel struct {
 // FrameColumn is a channel's column in output frames (PRT files).
 type FrameColumn struct {
 	Name string // PRT channel name
-	Type Scalar // the type its values are written as: float64 narrows to Float32
+	Type Scalar // the type frames store its numbers as; Float32 rounds float64 ones
 	// At is the column's place in the particle record, from 0; snowsim's derived
 	// columns (cmd/snowsim/output.go) take the places that no channel takes. The places
 	// only keep the frames' bytes as they were: readers find columns by name.

@@ -10,6 +10,8 @@ import (
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
 // and keeps a particle near 245 bytes including the solver's per-step scratch (36 more
 // when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
+// Every field is a channel of the table Channels (particle_channels.go), which the code
+// that handles all fields follows: a new field needs its line there.
 type Particles struct {
 	ID   []int32            // persistent identity; the solver reorders particles for locality
 	X    []geom.Vec3        // position x_p (m)
