@@ -140,7 +140,7 @@ func composeSVD(u linalg.Mat3, s geom.Vec3, v linalg.Mat3) linalg.Mat3 {
 // equation (2). With F_E = U S V^T and R_E = U V^T, dPsi/dF_E = 2 mu (F_E - R_E) +
 // lambda (J_E - 1) J_E F_E^-T, so dPsi/dF_E F_E^T = U diag(2 mu (s_k - 1) s_k +
 // lambda (J_E - 1) J_E) U^T: symmetric, and V^0 times it is V_p^n sigma_p of equation (6).
-func kirchhoffStress(u linalg.Mat3, sig geom.Vec3, jE, vol0, mu, lambda float64) Sym3f {
+func kirchhoffStress(u linalg.Mat3, sig geom.Vec3, jE, vol0, mu, lambda float64) sym3f {
 	vol := lambda * (jE - 1) * jE
 	var d geom.Vec3
 	for k := range d {
@@ -150,14 +150,14 @@ func kirchhoffStress(u linalg.Mat3, sig geom.Vec3, jE, vol0, mu, lambda float64)
 	at := func(r, c int) float32 {
 		return float32(u[3*r]*d[0]*u[3*c] + u[3*r+1]*d[1]*u[3*c+1] + u[3*r+2]*d[2]*u[3*c+2])
 	}
-	return Sym3f{at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)}
+	return sym3f{at(0, 0), at(1, 1), at(2, 2), at(0, 1), at(0, 2), at(1, 2)}
 }
 
 // kirchhoffStressPolar sets st to kirchhoffStress computed from F_E and its rotation R_E
 // instead of the SVD: V^0 dPsi/dF_E F_E^T for equation (1) is
 // V^0 (2 mu (F_E - R_E) F_E^T + lambda (J_E - 1) J_E I), the same matrix, since
 // (F_E - R_E) F_E^T = U (S - I) S U^T.
-func kirchhoffStressPolar(st *Sym3f, f, r *linalg.Mat3, jE, vol0, mu, lambda float64) {
+func kirchhoffStressPolar(st *sym3f, f, r *linalg.Mat3, jE, vol0, mu, lambda float64) {
 	vol := lambda * (jE - 1) * jE
 	// (2 mu (F - R) F^T)_rc + vol delta_rc = sum_k 2 mu (f_rk - r_rk) f_ck + vol delta_rc
 	at := func(i, j int, diag float64) float32 {

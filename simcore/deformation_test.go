@@ -65,7 +65,7 @@ func TestPlasticityClamp(t *testing.T) {
 	// A velocity gradient that stretches x by 5% and compresses y by 5% in dt = 1.
 	gradV := linalg.Diag(geom.Vec3{0.05, -0.05, 0.001})
 	jE, _, _ := s.updateDeformation(0, 1, &gradV)
-	fe := p.FE[0].Mat3()
+	fe := p.FE[0].mat3()
 	_, sig, _ := linalg.SVD3(fe)
 	if math.Abs(sig[0]-(1+7.5e-3)) > 1e-6 || math.Abs(sig[2]-(1-2.5e-2)) > 1e-6 || math.Abs(sig[1]-1.001) > 1e-6 {
 		t.Fatalf("clamped singular values %v, want [1.0075 1.001 0.975]", sig)
@@ -83,7 +83,7 @@ func TestPlasticityClamp(t *testing.T) {
 	if q.JP[0] != 1 {
 		t.Fatalf("elastic deformation changed J_P to %g", q.JP[0])
 	}
-	if got := q.FE[0].Mat3(); math.Abs(got[0]-1.005) > 1e-7 || math.Abs(got[4]-0.99) > 1e-7 {
+	if got := q.FE[0].mat3(); math.Abs(got[0]-1.005) > 1e-7 || math.Abs(got[4]-0.99) > 1e-7 {
 		t.Fatalf("F_E = %v, want diag(1.005, 0.99, 1)", got)
 	}
 }
@@ -131,7 +131,7 @@ func TestElasticShortcutMatchesSVD(t *testing.T) {
 		jE := f.Det()
 		mu, lambda := pm.hardened(0.9 + 0.2*rng.Float64())
 		a := kirchhoffStress(u, s, jE, 1e-6, mu, lambda)
-		var b Sym3f
+		var b sym3f
 		kirchhoffStressPolar(&b, &f, &near, jE, 1e-6, mu, lambda)
 		scale := 0.0
 		for k := range a {

@@ -105,7 +105,7 @@ func (s *Sim) linearise() {
 		var hp hessianParticle
 		for k := lo; k < hi; k++ {
 			i := order[k]
-			f := p.FE[i].Mat3()
+			f := p.FE[i].mat3()
 			mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 			hp.set(&f, mu, lambda, float64(p.Vol0[i]))
 			st.stiffness[k] = stiffnessOf(&hp, s.invH)

@@ -104,7 +104,7 @@ func hessianScene(t *testing.T, seed uint64) *Sim {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	fs := testGradients(rng)
 	for i := range s.P.X {
-		s.P.FE[i] = Mat3fOf(fs[rng.IntN(len(fs))])
+		s.P.FE[i] = mat3fOf(fs[rng.IntN(len(fs))])
 		s.P.JP[i] = float32(0.6 + 0.6*rng.Float64()) // hardened (0.6) to softened (1.2)
 	}
 	s.Prepare()
@@ -160,7 +160,7 @@ func elasticForces(s *Sim, du []geom.Vec3) []geom.Vec3 {
 				}
 			}
 		}
-		fe := p.FE[i].Mat3()
+		fe := p.FE[i].mat3()
 		grad := linalg.Mat3{1, 0, 0, 0, 1, 0, 0, 0, 1}
 		for _, n := range nodes {
 			grad = grad.Add(linalg.Outer(du[n.idx], n.grad))
@@ -351,7 +351,7 @@ func TestSemiImplicitStableWhereExplicitIsNot(t *testing.T) {
 	semi := icySnowball(t, 0.01, 0.05, cfg)
 	e0 := kineticEnergy(semi.P)
 	// Kinetic energy can grow only by the work of gravity: m g times the drop.
-	bound := e0 + semi.P.TotalMass()*9.81*semi.Domain.Size()[1]
+	bound := e0 + semi.P.totalMass()*9.81*semi.Domain.Size()[1]
 	var exploded error
 	steps := 100 // 50 ms: the ball reaches the ground after about 16 steps
 	if testing.Short() {

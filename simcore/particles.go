@@ -10,6 +10,8 @@ import (
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
 // and keeps a particle near 245 bytes including the solver's per-step scratch (36 more
 // when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
+// Every field is a channel of the table Channels (particle_channels.go), which the code
+// that handles all fields follows: a new field needs its line there.
 type Particles struct {
 	ID   []int32            // persistent identity; the solver reorders particles for locality
 	X    []geom.Vec3        // position x_p (m)
@@ -26,14 +28,14 @@ type Particles struct {
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
 	// that step's SVD, which also gives R_E, and scattered as forces at the start of the next.
-	stress []Sym3f
+	stress []sym3f
 }
 
 // Mat3f is a 3x3 matrix stored in float32, row-major.
 type Mat3f [9]float32
 
-// Mat3 widens m to float64.
-func (m *Mat3f) Mat3() linalg.Mat3 {
+// mat3 widens m to float64.
+func (m *Mat3f) mat3() linalg.Mat3 {
 	var a linalg.Mat3
 	for i, x := range m {
 		a[i] = float64(x)
@@ -41,8 +43,8 @@ func (m *Mat3f) Mat3() linalg.Mat3 {
 	return a
 }
 
-// Mat3fOf narrows a to float32.
-func Mat3fOf(a linalg.Mat3) Mat3f {
+// mat3fOf narrows a to float32.
+func mat3fOf(a linalg.Mat3) Mat3f {
 	var m Mat3f
 	for i, x := range a {
 		m[i] = float32(x)
@@ -57,28 +59,40 @@ func (m *Mat3f) set(a *linalg.Mat3) {
 	}
 }
 
-// Sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
-type Sym3f [6]float32
+// sym3f is a symmetric 3x3 matrix in float32: xx, yy, zz, xy, xz, yz.
+type sym3f [6]float32
 
 // Len returns the number of particles.
 func (p *Particles) Len() int { return len(p.X) }
 
 // Add appends one undeformed particle (F_E = I, J_P = 1) and returns its index.
 func (p *Particles) Add(x, v geom.Vec3, mass float64, m ParticleMaterial) int {
-	i := len(p.X)
-	p.ID = append(p.ID, int32(i))
-	p.X = append(p.X, x)
-	p.V = append(p.V, v)
-	p.Mass = append(p.Mass, float32(mass))
-	p.Vol0 = append(p.Vol0, 0)
-	p.FE = append(p.FE, Mat3fOf(linalg.Identity3))
-	p.JP = append(p.JP, 1)
-	p.Mat = append(p.Mat, m)
-	if p.Sinter != nil {
-		p.Sinter = append(p.Sinter, ParticleSintering{})
-	}
-	p.stress = append(p.stress, Sym3f{})
+	i := p.Len()
+	p.extend(1)
+	p.set(i, x, v, mass, m)
 	return i
+}
+
+// extend appends k particles whose every channel is zero (an Optional channel that p
+// lacks stays nil), for set to fill in. Fill makes room for a batch at once: a call
+// per channel and particle would cost more than the rest of seeding one.
+func (p *Particles) extend(k int) {
+	for i := range Channels {
+		if c := &Channels[i]; c.Present(p) {
+			c.data.extend(p, k)
+		}
+	}
+}
+
+// set makes particle i an undeformed one (F_E = I, J_P = 1, ID i) at x with velocity v,
+// its mass and material m. The channels it leaves alone start at zero.
+func (p *Particles) set(i int, x, v geom.Vec3, mass float64, m ParticleMaterial) {
+	p.ID[i] = int32(i)
+	p.X[i], p.V[i] = x, v
+	p.Mass[i] = float32(mass)
+	p.FE[i] = mat3fOf(linalg.Identity3)
+	p.JP[i] = 1
+	p.Mat[i] = m
 }
 
 // setSintering gives particle i the sintering law and state ps, making room for every
@@ -99,70 +113,25 @@ func (p *Particles) Density(i int) float64 {
 	if p.Vol0[i] == 0 {
 		return 0
 	}
-	j := p.FE[i].Mat3().Det() * float64(p.JP[i])
+	j := p.FE[i].mat3().Det() * float64(p.JP[i])
 	return float64(p.Mass[i]) / (float64(p.Vol0[i]) * j)
 }
 
-// TotalMass returns the sum of m_p.
-func (p *Particles) TotalMass() float64 {
-	s := 0.0
-	for _, m := range p.Mass {
-		s += float64(m)
-	}
-	return s
-}
-
-// Momentum returns the total linear momentum sum m_p v_p.
-func (p *Particles) Momentum() geom.Vec3 {
-	var s geom.Vec3
-	for i, v := range p.V {
-		s = s.Add(v.Scale(float64(p.Mass[i])))
-	}
-	return s
-}
-
-// trim drops the spare capacity that appending left in every field: particles are most
-// of the solver's memory.
+// trim drops the spare capacity that appending left in every channel: particles are
+// most of the solver's memory.
 func (p *Particles) trim() {
-	p.ID, p.X, p.V = exactCopy(p.ID), exactCopy(p.X), exactCopy(p.V)
-	p.Mass, p.Vol0, p.FE = exactCopy(p.Mass), exactCopy(p.Vol0), exactCopy(p.FE)
-	p.JP, p.Mat, p.stress = exactCopy(p.JP), exactCopy(p.Mat), exactCopy(p.stress)
-	p.Sinter = exactCopy(p.Sinter)
-}
-
-func exactCopy[T any](s []T) []T {
-	if len(s) == cap(s) {
-		return s
-	}
-	c := make([]T, len(s))
-	copy(c, s)
-	return c
-}
-
-// swap exchanges particles i and j in every field.
-func (p *Particles) swap(i, j int) {
-	p.ID[i], p.ID[j] = p.ID[j], p.ID[i]
-	p.X[i], p.X[j] = p.X[j], p.X[i]
-	p.V[i], p.V[j] = p.V[j], p.V[i]
-	p.Mass[i], p.Mass[j] = p.Mass[j], p.Mass[i]
-	p.Vol0[i], p.Vol0[j] = p.Vol0[j], p.Vol0[i]
-	p.FE[i], p.FE[j] = p.FE[j], p.FE[i]
-	p.JP[i], p.JP[j] = p.JP[j], p.JP[i]
-	p.Mat[i], p.Mat[j] = p.Mat[j], p.Mat[i]
-	p.stress[i], p.stress[j] = p.stress[j], p.stress[i]
-	if p.Sinter != nil {
-		p.Sinter[i], p.Sinter[j] = p.Sinter[j], p.Sinter[i]
+	for k := range Channels {
+		Channels[k].data.trim(p)
 	}
 }
 
-// permute moves particle i to index dest[i] for every i, in place, by following the
-// permutation's cycles with swaps. dest is consumed (left as the identity).
+// permute moves particle i to index dest[i] for every i, in every channel. dest is
+// consumed: it is left as the identity.
 func (p *Particles) permute(dest []int32) {
+	for k := range Channels {
+		Channels[k].data.permute(p, dest)
+	}
 	for i := range dest {
-		for int(dest[i]) != i {
-			j := int(dest[i])
-			p.swap(i, j) // particle i reaches its place j; j's old particle waits at i
-			dest[i], dest[j] = dest[j], dest[i]
-		}
+		dest[i] = int32(i)
 	}
 }

@@ -30,7 +30,7 @@ func centroid(p *Particles) geom.Vec3 {
 	for i, x := range p.X {
 		c = c.Add(x.Scale(float64(p.Mass[i])))
 	}
-	return c.Scale(1 / p.TotalMass())
+	return c.Scale(1 / p.totalMass())
 }
 
 // Rasterizing with normalized weights and transferring back conserves linear momentum to
@@ -55,16 +55,16 @@ func TestTransfersConserveMomentum(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p0 := p.Momentum()
+		p0 := p.momentum()
 		for step := 0; step < 20; step++ {
 			if err := s.Step(2e-4); err != nil {
 				t.Fatal(err)
 			}
-			if d := p.Momentum().Sub(p0).Norm(); d > 1e-13*float64(p.Len()) {
+			if d := p.momentum().Sub(p0).Norm(); d > 1e-13*float64(p.Len()) {
 				t.Fatalf("alpha %g step %d: momentum changed by %g (of %v)", alpha, step, d, p0)
 			}
 		}
-		if !(p.JP[0] != 1 || p.FE[0] != Mat3fOf(linalg.Identity3)) {
+		if !(p.JP[0] != 1 || p.FE[0] != mat3fOf(linalg.Identity3)) {
 			t.Logf("alpha %g: note: first particle undeformed", alpha)
 		}
 	}
@@ -108,7 +108,7 @@ func TestFreeFall(t *testing.T) {
 		if d := p.V[i].Sub(vRef).Norm(); d > 1e-12 {
 			t.Fatalf("particle %d velocity %v, symplectic Euler %v", id, p.V[i], vRef)
 		}
-		fe := p.FE[i].Mat3()
+		fe := p.FE[i].mat3()
 		if fe.Sub(linalg.Identity3).FrobeniusNorm() > 1e-6 || p.JP[i] != 1 {
 			t.Fatalf("particle %d deformed in free fall: F_E = %v, J_P = %g", id, fe, p.JP[i])
 		}
@@ -150,7 +150,7 @@ func TestRestingBlockStaysPut(t *testing.T) {
 }
 
 // meanVelocity returns the mass-weighted mean velocity.
-func meanVelocity(p *Particles) geom.Vec3 { return p.Momentum().Scale(1 / p.TotalMass()) }
+func meanVelocity(p *Particles) geom.Vec3 { return p.momentum().Scale(1 / p.totalMass()) }
 
 // A block on a 30 degree slope slides with acceleration g (sin 30 - mu cos 30) for
 // mu = 0.2 and sticks for mu = 1 (> tan 30). The slope is the floor with gravity tilted

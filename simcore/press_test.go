@@ -135,7 +135,7 @@ func TestPressHoldsThenReleases(t *testing.T) {
 	}
 	j := 0.0
 	for i := range s.P.JP {
-		j += s.P.FE[i].Mat3().Det() * float64(s.P.JP[i]) / float64(s.P.Len())
+		j += s.P.FE[i].mat3().Det() * float64(s.P.JP[i]) / float64(s.P.Len())
 	}
 	if !(j < 0.99) {
 		t.Errorf("mean J %.4f after pressing at 600 Pa: the snow was not compressed", j)

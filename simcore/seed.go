@@ -243,6 +243,14 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 			}
 		}
 	})
+	inside := 0
+	for i := range pts {
+		if pts[i].phi < 0 {
+			inside++
+		}
+	}
+	next := f.p.Len()
+	f.p.extend(inside)
 	for i := range pts {
 		if pts[i].phi >= 0 {
 			continue
@@ -254,9 +262,11 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 			mass, pm, ps = m.Density*f.h*f.h*f.h/float64(f.src.PerCell), m.PerParticle(), m.PerParticleSintering()
 		}
 		v := f.src.Velocity.Add(f.src.Spin.Cross(x.Sub(f.src.Center)))
-		f.p.setSintering(f.p.Add(x, v, mass, pm), ps)
-		f.added++
+		f.p.set(next, x, v, mass, pm)
+		f.p.setSintering(next, ps)
+		next++
 	}
+	f.added += inside
 	return pts[:0]
 }
 

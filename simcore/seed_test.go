@@ -59,7 +59,7 @@ func TestFillMeshPatterns(t *testing.T) {
 				if math.Abs(rel) > 0.02 {
 					t.Errorf("%s, %s, %d per cell: %d particles, want %.0f within 2%%", name, pattern, pc, n, want)
 				}
-				if mass := p.TotalMass(); math.Abs(mass/(DefaultMaterial.Density*vol)-1-rel) > 1e-5 {
+				if mass := p.totalMass(); math.Abs(mass/(DefaultMaterial.Density*vol)-1-rel) > 1e-5 {
 					t.Errorf("total mass %g for %d particles", mass, n)
 				}
 				for i := 0; i < len(p.X); i += 5 { // a fifth of them, to keep the test fast

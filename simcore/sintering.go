@@ -154,7 +154,7 @@ func (s *Sim) sinter(dt float64) {
 			if ps.MaxDensity == 0 || p.Vol0[i] == 0 {
 				continue
 			}
-			j := p.FE[i].Mat3().Det() * float64(p.JP[i])
+			j := p.FE[i].mat3().Det() * float64(p.JP[i])
 			var sigma [6]float64
 			for k, v := range p.stress[i] {
 				sigma[k] = float64(v) / (float64(p.Vol0[i]) * j)

@@ -12,13 +12,10 @@ import (
 // The solver uses no randomness once the particles are seeded, so there is no random
 // state to keep.
 type State struct {
-	// Particles in the solver's current order (it reorders them for locality, and the
-	// order decides how sums are rounded, so it is part of the state). Its stress field
-	// is not used: the stress travels in Stress.
+	// Particles holds every channel (the table Channels), the private stress too, in the
+	// solver's current order: it reorders particles for locality, and the order decides
+	// how sums are rounded, so it is part of the state.
 	Particles Particles
-	// Stress is each particle's V_p^0 times the Kirchhoff stress, as the end of the last
-	// step left it for the forces of the next one; opaque to callers.
-	Stress []Sym3f
 
 	Time         float64 // simulated time (s)
 	Steps        int64   // steps taken; decides when particles are next reordered
@@ -31,11 +28,8 @@ type State struct {
 // checkpoint of a large simulation should not double its memory), so it is valid only
 // until s changes: encode or copy it before the next Step or Advance.
 func (s *Sim) Snapshot() State {
-	p := *s.P
-	p.stress = nil
 	return State{
-		Particles:    p,
-		Stress:       s.P.stress,
+		Particles:    *s.P,
 		Time:         s.Time,
 		Steps:        s.Steps,
 		MaxSpeed:     s.maxSpeed,
@@ -52,15 +46,8 @@ func (s *Sim) Snapshot() State {
 // must ensure (a checkpoint file records which scene it belongs to for that).
 func Restore(cfg Config, st State) (*Sim, error) {
 	p := st.Particles
-	n := len(p.X)
-	lens := []int{len(p.ID), len(p.V), len(p.Mass), len(p.Vol0), len(p.FE), len(p.JP), len(p.Mat), len(st.Stress)}
-	for _, l := range lens {
-		if l != n {
-			return nil, fmt.Errorf("restoring: the particle fields have different lengths %d and %v", n, lens)
-		}
-	}
-	if p.Sinter != nil && len(p.Sinter) != n {
-		return nil, fmt.Errorf("restoring: %d sintering states for %d particles", len(p.Sinter), n)
+	if err := p.CheckLengths(); err != nil {
+		return nil, fmt.Errorf("restoring: %w", err)
 	}
 	finiteNonNeg := func(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 	switch {
@@ -71,7 +58,6 @@ func Restore(cfg Config, st State) (*Sim, error) {
 	case !finiteNonNeg(st.MaxSpeed) || !finiteNonNeg(st.MaxWaveSpeed):
 		return nil, fmt.Errorf("restoring: speeds %g and %g m/s: must be finite and >= 0", st.MaxSpeed, st.MaxWaveSpeed)
 	}
-	p.stress = st.Stress
 	s, err := NewSim(cfg, &p)
 	if err != nil {
 		return nil, fmt.Errorf("restoring: %w", err)

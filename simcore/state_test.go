@@ -3,7 +3,7 @@ package simcore
 import (
 	"bytes"
 	"encoding/binary"
-	"reflect"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -36,23 +36,20 @@ func stateScene(t *testing.T, threads int) *Sim {
 	return s
 }
 
-// stateBytes is every field of st in binary, so that comparing two is bit-exact (== on
-// floats would take -0 for 0), one entry per field for the error message.
+// stateBytes is every channel and scalar of st in binary, so that comparing two is
+// bit-exact (== on floats would take -0 for 0), one entry each for the error message.
 func stateBytes(t *testing.T, st State) map[string][]byte {
 	t.Helper()
-	p := &st.Particles
-	// A new field in Particles must be added to Snapshot and Restore (if unexported),
-	// to formats/checkpoint and to this list.
-	if n := reflect.TypeOf(Particles{}).NumField(); n != 10 {
-		t.Fatalf("Particles has %d fields; the state test, Snapshot and formats/checkpoint know of 10", n)
-	}
-	fields := map[string]any{
-		"ID": p.ID, "X": p.X, "V": p.V, "Mass": p.Mass, "Vol0": p.Vol0, "FE": p.FE, "JP": p.JP, "Mat": p.Mat, "Sinter": p.Sinter,
-		"stress": st.Stress, "Time": st.Time, "Steps": st.Steps, "MaxSpeed": st.MaxSpeed,
-		"MaxWaveSpeed": st.MaxWaveSpeed, "VolumesKnown": st.VolumesKnown,
-	}
 	out := map[string][]byte{}
-	for name, v := range fields {
+	for i := range Channels {
+		c := &Channels[i]
+		b := make([]byte, c.Len(&st.Particles)*c.Size())
+		c.Encode(&st.Particles, 0, b)
+		out[c.Name] = append(b, fmt.Sprint(c.Present(&st.Particles))...)
+	}
+	scalars := map[string]any{"Time": st.Time, "Steps": st.Steps, "MaxSpeed": st.MaxSpeed,
+		"MaxWaveSpeed": st.MaxWaveSpeed, "VolumesKnown": st.VolumesKnown}
+	for name, v := range scalars {
 		var buf bytes.Buffer
 		if err := binary.Write(&buf, binary.LittleEndian, v); err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -72,17 +69,22 @@ func sameState(t *testing.T, what string, a, b State) {
 	}
 }
 
-// cloneState deep-copies st: a Snapshot shares the Sim's memory.
+// cloneState deep-copies st, every channel through its encoding: a Snapshot shares the
+// Sim's memory.
 func cloneState(st State) State {
-	p := st.Particles
 	c := st
-	c.Particles = Particles{
-		ID: append([]int32(nil), p.ID...), X: append([]geom.Vec3(nil), p.X...), V: append([]geom.Vec3(nil), p.V...),
-		Mass: append([]float32(nil), p.Mass...), Vol0: append([]float32(nil), p.Vol0...),
-		FE: append([]Mat3f(nil), p.FE...), JP: append([]float32(nil), p.JP...),
-		Mat: append([]ParticleMaterial(nil), p.Mat...), Sinter: append([]ParticleSintering(nil), p.Sinter...),
+	c.Particles = Particles{}
+	n := st.Particles.Len()
+	for i := range Channels {
+		ch := &Channels[i]
+		if !ch.Present(&st.Particles) {
+			continue
+		}
+		b := make([]byte, ch.Len(&st.Particles)*ch.Size())
+		ch.Encode(&st.Particles, 0, b)
+		ch.Grow(&c.Particles, len(b)/ch.Size(), n)
+		ch.Decode(&c.Particles, 0, b)
 	}
-	c.Stress = append([]Sym3f(nil), st.Stress...)
 	return c
 }
 
@@ -102,9 +104,9 @@ func TestSnapshotRestore(t *testing.T) {
 			}
 		}
 		snap := cloneState(orig.Snapshot())
-		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Stress[0] == (Sym3f{}) ||
+		if at > 0 && (!snap.VolumesKnown || snap.MaxWaveSpeed == 0 || snap.Particles.stress[0] == (sym3f{}) ||
 			snap.Particles.Sinter[0].Density == float32(DefaultMaterial.Density)) {
-			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Stress[0])
+			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Particles.stress[0])
 		}
 		restored, err := Restore(orig.Config, cloneState(snap))
 		if err != nil {
@@ -137,11 +139,11 @@ func TestRestoreRejects(t *testing.T) {
 	s.Prepare()
 	good := cloneState(s.Snapshot())
 	cases := map[string]func(st *State){
-		"different lengths": func(st *State) { st.Stress = st.Stress[1:] },
-		"sintering states":  func(st *State) { st.Particles.Sinter = st.Particles.Sinter[1:] },
-		"step count":        func(st *State) { st.Steps = -1 },
-		"time":              func(st *State) { st.Time = -1 },
-		"speeds":            func(st *State) { st.MaxWaveSpeed = -1 },
+		"values of Stress for": func(st *State) { st.Particles.stress = st.Particles.stress[1:] },
+		"values of Sinter for": func(st *State) { st.Particles.Sinter = st.Particles.Sinter[1:] },
+		"step count":           func(st *State) { st.Steps = -1 },
+		"time":                 func(st *State) { st.Time = -1 },
+		"speeds":               func(st *State) { st.MaxWaveSpeed = -1 },
 		"outside the domain": func(st *State) {
 			st.Particles.X[3] = geom.Vec3{-1, 0, 0}
 		},

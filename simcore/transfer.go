@@ -219,7 +219,7 @@ func (s *Sim) gatherVolumes() {
 	for i := range p.X {
 		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 		s.maxSpeed = max(s.maxSpeed, p.V[i].Norm())
-		s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(p.waveSpeed2(i, p.FE[i].Mat3().Det(), mu, lambda)))
+		s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(p.waveSpeed2(i, p.FE[i].mat3().Det(), mu, lambda)))
 	}
 }
 

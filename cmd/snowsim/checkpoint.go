@@ -16,8 +16,8 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/scene"
 	"snowtools/cmd/internal/seq"
-	"snowtools/formats/checkpoint"
 	"snowtools/simcore"
+	"snowtools/simcore/checkpoint"
 )
 
 // checkpointExt replaces the frame pattern's extension in checkpoint names, so that

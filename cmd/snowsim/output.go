@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"math"
 
@@ -16,29 +17,95 @@ type frameInfo struct {
 	H     float64 // grid spacing, so that export can rasterize on the simulation grid
 }
 
-// The channels snowsim writes. Krakatoa multiplies its render density by Density, so
-// Density is the packing ratio rho_p / rho_p^0 = 1 / det F: 1 for snow as it was
-// seeded, above 1 where it has been packed. The physical density, the mass and J_P are
-// written too, and the grid spacing goes into the metadata, so that export can rebuild
-// physical densities.
-type prtLayout struct {
-	header                                                      prt.Header
-	position, velocity, density, id, mass, physDensity, plastic prt.Channel
+// frameColumn is one column of the particle records of snowsim's frames.
+type frameColumn struct {
+	name  string
+	typ   prt.DataType
+	arity int
+	put   func(rec []byte, c prt.Channel, p *simcore.Particles, i int) // particle i's value
 }
 
-func newLayout(n int, info frameInfo, bounds [6]float32) prtLayout {
-	var l prtLayout
-	h := &l.header
-	l.position = h.AddChannel("Position", prt.Float32, 3)
-	l.velocity = h.AddChannel("Velocity", prt.Float32, 3)
-	l.density = h.AddChannel("Density", prt.Float32, 1)
-	l.id = h.AddChannel("ID", prt.Int32, 1)
-	l.mass = h.AddChannel("Mass", prt.Float32, 1)
-	l.physDensity = h.AddChannel("PhysicalDensity", prt.Float32, 1)
-	l.plastic = h.AddChannel("PlasticJ", prt.Float32, 1)
+// frameColumns are the columns in record order: the channels of simcore.Channels that
+// have a Frame, at the places it gives, and the derived columns at theirs.
+var frameColumns = placeFrameColumns()
+
+// derivedColumns are the frame columns computed from several channels. Krakatoa
+// multiplies its render density by Density, so Density is the packing ratio
+// rho_p / rho_p^0 = 1 / det F: 1 for snow as it was seeded, above 1 where it has been
+// packed. The physical density is written too (with the mass and J_P as channels, and
+// the grid spacing in the metadata), so that export can rebuild physical densities.
+var derivedColumns = []struct {
+	at  int
+	col frameColumn
+}{
+	{2, frameColumn{"Density", prt.Float32, 1, putPackingRatio}},
+	{5, frameColumn{"PhysicalDensity", prt.Float32, 1, putPhysicalDensity}},
+}
+
+// prtTypes are the PRT types of the Scalar types that channels are written as.
+var prtTypes = map[simcore.Scalar]prt.DataType{simcore.Int32: prt.Int32, simcore.Float32: prt.Float32, simcore.Float64: prt.Float64}
+
+// placeFrameColumns orders the written channels and the derived columns by their
+// places, which must be 0, 1, ... with none taken twice: the table and derivedColumns
+// are the program's own, so a clash is a bug, reported as the program starts.
+func placeFrameColumns() []frameColumn {
+	var cols []frameColumn
+	place := func(at int, c frameColumn) {
+		if at >= len(cols) {
+			cols = append(cols, make([]frameColumn, at+1-len(cols))...)
+		}
+		if cols[at].put != nil {
+			panic(fmt.Sprintf("frame columns %s and %s both at place %d", cols[at].name, c.name, at))
+		}
+		cols[at] = c
+	}
+	for _, d := range derivedColumns {
+		place(d.at, d.col)
+	}
+	for i := range simcore.Channels {
+		ch := &simcore.Channels[i]
+		if ch.Frame != nil {
+			place(ch.Frame.At, frameColumn{ch.Frame.Name, prtTypes[ch.Frame.Type], ch.Arity(),
+				func(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+					ch.EncodeFrame(p, i, rec[c.Offset:c.End()])
+				}})
+		}
+	}
+	for at, c := range cols {
+		if c.put == nil {
+			panic(fmt.Sprintf("no frame column at place %d", at))
+		}
+	}
+	return cols
+}
+
+// putPackingRatio writes rho_p / rho_p^0, or 1 before the particle volumes are known.
+func putPackingRatio(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+	rho0 := 0.0
+	if p.Vol0[i] > 0 {
+		rho0 = float64(p.Mass[i]) / float64(p.Vol0[i])
+	}
+	ratio := float32(1)
+	if rho0 > 0 {
+		ratio = float32(p.Density(i) / rho0)
+	}
+	c.PutFloat32s(rec, ratio)
+}
+
+func putPhysicalDensity(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+	c.PutFloat32s(rec, float32(p.Density(i)))
+}
+
+// newHeader returns the header of a frame of n particles.
+func newHeader(n int, info frameInfo, bounds [6]float32) (prt.Header, []prt.Channel) {
+	var h prt.Header
+	chans := make([]prt.Channel, len(frameColumns))
+	for k, c := range frameColumns {
+		chans[k] = h.AddChannel(c.name, c.typ, c.arity)
+	}
 	h.Count = int64(n)
 	h.Meta = frameMeta(info, bounds)
-	return l
+	return h, chans
 }
 
 // frameMeta is the metadata of a frame snowsim writes: the particles' box, the
@@ -78,30 +145,16 @@ func writePRT(w io.Writer, p *simcore.Particles, info frameInfo) error {
 		}
 		bounds = [6]float32{float32(lo[0]), float32(lo[1]), float32(lo[2]), float32(hi[0]), float32(hi[1]), float32(hi[2])}
 	}
-	l := newLayout(n, info, bounds)
-	pw, err := prt.NewWriter(w, l.header)
+	h, chans := newHeader(n, info, bounds)
+	pw, err := prt.NewWriter(w, h)
 	if err != nil {
 		return err
 	}
-	rec := make([]byte, l.header.ParticleSize())
+	rec := make([]byte, h.ParticleSize())
 	for i := 0; i < n; i++ {
-		x, v := p.X[i], p.V[i]
-		l.position.PutFloat32s(rec, float32(x[0]), float32(x[1]), float32(x[2]))
-		l.velocity.PutFloat32s(rec, float32(v[0]), float32(v[1]), float32(v[2]))
-		rho := p.Density(i)
-		rho0 := 0.0
-		if p.Vol0[i] > 0 {
-			rho0 = float64(p.Mass[i]) / float64(p.Vol0[i])
+		for k, c := range frameColumns {
+			c.put(rec, chans[k], p, i)
 		}
-		ratio := float32(1)
-		if rho0 > 0 {
-			ratio = float32(rho / rho0)
-		}
-		l.density.PutFloat32s(rec, ratio)
-		l.id.PutInt32s(rec, p.ID[i])
-		l.mass.PutFloat32s(rec, p.Mass[i])
-		l.physDensity.PutFloat32s(rec, float32(rho))
-		l.plastic.PutFloat32s(rec, p.JP[i])
 		if err := pw.WriteParticle(rec); err != nil {
 			return err
 		}

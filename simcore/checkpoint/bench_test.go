@@ -10,7 +10,7 @@ import (
 // compress better: masses and materials repeat).
 func BenchmarkWrite(b *testing.B) {
 	st := randomState(100000, 1)
-	b.SetBytes(int64(recordSize * 100000))
+	b.SetBytes(int64(recordSize() * 100000))
 	for b.Loop() {
 		if err := Write(io.Discard, Header{}, &st); err != nil {
 			b.Fatal(err)
@@ -21,7 +21,7 @@ func BenchmarkWrite(b *testing.B) {
 func BenchmarkRead(b *testing.B) {
 	st := randomState(100000, 1)
 	file := encode(b, Header{}, &st)
-	b.SetBytes(int64(recordSize * 100000))
+	b.SetBytes(int64(recordSize() * 100000))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := Read(bytes.NewReader(file)); err != nil {

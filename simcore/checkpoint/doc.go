@@ -20,18 +20,24 @@
 //	     8     8    steps taken (int64)
 //	    16     8    fastest particle of the last step (float64, m/s)
 //	    24     8    fastest elastic wave of the last step (float64, m/s)
-//	    32     4    flags: bit 0 set when particle volumes are known, bit 1 when the
-//	                particles carry sintering state; others 0
+//	    32     4    flags: bit 0 set when particle volumes are known; bit 1 up, one for
+//	                each Optional channel of simcore.Channels in table order, set when
+//	                the particles carry it (bit 1: Sinter); others 0
 //	    36     4    particle count n (uint32, at most 2^31 - 1)
-//	    40          the particle fields, each as a column of n values in the solver's
-//	                particle order: ID int32, X 3 float64, V 3 float64, Mass float32,
-//	                Vol0 float32, FE 9 float32 (row-major), JP float32, Mat 5 float32
-//	                (Mu0, Lambda0, Xi, ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz,
-//	                xy, xz, yz): 144 bytes per particle; with flag bit 1, then Sinter
-//	                9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density): 36 more
+//	    40          the particle columns: one per channel of simcore.Channels, in table
+//	                order (an Optional one only with its flag), each n values in the
+//	                solver's particle order, a value being the channel's Arity numbers
+//	                of its Scalar type, in the order the element type declares them
 //
 // and nothing after it. Columns rather than records, because a column's values are
 // alike (the materials and masses are often all equal) and compress far better.
+//
+// In version 1 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
+// float32, FE 9 float32 (row-major), JP float32, Mat 5 float32 (Mu0, Lambda0, Xi,
+// ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz): 144 bytes per particle;
+// with flag bit 1, then Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density): 36
+// more. A change to the table changes the layout, and TestLayoutVersion asks for the
+// version to be raised.
 //
 // Floating-point values are stored bit for bit. The state carries no random state: the
 // solver draws random numbers only when seeding particles, which a checkpoint follows.
@@ -41,8 +47,8 @@
 // the particle count: columns grow as their bytes actually arrive, so a file that
 // claims two billion particles but holds three costs three.
 //
-// The package imports simcore for the State type: it is the one format that stores the
-// solver's own state, and keeping the encoding out of simcore keeps the solver free of
-// byte layouts, versions and compression (the layering of DESIGN.md: formats turn
-// bytes into types).
+// The layout is the solver's private state, not an interchange format: a checkpoint is
+// read back only by snowsim, to continue a run. The package
+// sits beside simcore, which stays free of byte streams, versions and compression,
+// and follows its channel table rather than naming the particle fields.
 package checkpoint

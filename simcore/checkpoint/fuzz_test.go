@@ -21,7 +21,7 @@ func FuzzRead(f *testing.F) {
 	st := randomState(2, 9)
 	payload := statePayload(f, encode(f, Header{}, &st))
 	huge := bytes.Clone(payload)
-	binary.LittleEndian.PutUint32(huge[36:], MaxParticles)
+	binary.LittleEndian.PutUint32(huge[36:], maxParticles)
 	f.Add(rawFile(f, huge))
 	f.Add(rawFile(f, append(bytes.Clone(payload), 1, 2, 3)))
 

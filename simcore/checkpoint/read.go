@@ -12,9 +12,9 @@ import (
 	"snowtools/simcore"
 )
 
-// ReadHeader reads and checks the header only: enough to tell whether a checkpoint
+// readHeader reads and checks the header only: enough to tell whether a checkpoint
 // belongs to a scene, and at which frame, without decompressing the state.
-func ReadHeader(r io.Reader) (Header, error) {
+func readHeader(r io.Reader) (Header, error) {
 	var head [headerSize]byte
 	if n, err := io.ReadFull(r, head[:]); err != nil {
 		if errors.Is(err, io.EOF) {
@@ -28,8 +28,8 @@ func ReadHeader(r io.Reader) (Header, error) {
 	if string(head[:8]) != magic {
 		return Header{}, herr(0, "magic", "not a snowsim checkpoint (the file starts with %q)", head[:8])
 	}
-	if v := le.Uint32(head[8:]); v != Version {
-		return Header{}, herr(8, "version", "format version %d; this program reads version %d", v, Version)
+	if v := le.Uint32(head[8:]); v != version {
+		return Header{}, herr(8, "version", "format version %d; this program reads version %d", v, version)
 	}
 	if c := le.Uint32(head[12:]); c != compression {
 		return Header{}, herr(12, "compression", "unknown compression %d (1 is zstd)", c)
@@ -48,7 +48,7 @@ func ReadHeader(r io.Reader) (Header, error) {
 
 // Read reads a whole checkpoint.
 func Read(r io.Reader) (Header, simcore.State, error) {
-	h, err := ReadHeader(r)
+	h, err := readHeader(r)
 	if err != nil {
 		return Header{}, simcore.State{}, err
 	}
@@ -97,11 +97,37 @@ func (d *decoder) read(n int, field string, start int64, size int) ([]byte, erro
 	return b, nil
 }
 
+// state reads the decompressed state: its scalars, the particle columns and the end.
 func (d *decoder) state() (simcore.State, error) {
 	var st simcore.State
-	b, err := d.read(stateHead, "state header", 0, 0)
+	flags, n, err := d.scalars(&st)
 	if err != nil {
 		return st, err
+	}
+	for _, c := range columns {
+		if c.in(flags) {
+			if err := d.column(c, &st.Particles, n); err != nil {
+				return st, err
+			}
+		}
+	}
+	// The stream must end here; reading to its end also checks zstd's checksum of
+	// everything above.
+	var one [1]byte
+	switch got, err := io.ReadFull(d.r, one[:]); {
+	case got > 0:
+		return st, &FormatError{Offset: d.off, Field: "end", Msg: "data after the last particle"}
+	case !errors.Is(err, io.EOF):
+		return st, &FormatError{Offset: -1, Field: "compressed state", Msg: "damaged", Err: err}
+	}
+	return st, nil
+}
+
+// scalars reads the state's scalars into st and returns its flags and particle count.
+func (d *decoder) scalars(st *simcore.State) (flags uint32, n int, err error) {
+	b, err := d.read(stateHead, "state header", 0, 0)
+	if err != nil {
+		return 0, 0, err
 	}
 	bad := func(off int64, field, format string, args ...any) error {
 		return &FormatError{Offset: off, Field: field, Msg: fmt.Sprintf(format, args...)}
@@ -110,48 +136,40 @@ func (d *decoder) state() (simcore.State, error) {
 	st.Steps = int64(le.Uint64(b[8:]))
 	st.MaxSpeed = math.Float64frombits(le.Uint64(b[16:]))
 	st.MaxWaveSpeed = math.Float64frombits(le.Uint64(b[24:]))
-	flags := le.Uint32(b[32:])
-	n := le.Uint32(b[36:])
+	flags = le.Uint32(b[32:])
+	count := le.Uint32(b[36:])
 	switch {
 	case !(st.Time >= 0) || math.IsInf(st.Time, 1):
-		return st, bad(0, "time", "%g s: must be finite and >= 0", st.Time)
+		return 0, 0, bad(0, "time", "%g s: must be finite and >= 0", st.Time)
 	case st.Steps < 0:
-		return st, bad(8, "steps", "%d: must be >= 0", st.Steps)
+		return 0, 0, bad(8, "steps", "%d: must be >= 0", st.Steps)
 	case !(st.MaxSpeed >= 0) || math.IsInf(st.MaxSpeed, 1):
-		return st, bad(16, "fastest particle", "%g m/s: must be finite and >= 0", st.MaxSpeed)
+		return 0, 0, bad(16, "fastest particle", "%g m/s: must be finite and >= 0", st.MaxSpeed)
 	case !(st.MaxWaveSpeed >= 0) || math.IsInf(st.MaxWaveSpeed, 1):
-		return st, bad(24, "fastest wave", "%g m/s: must be finite and >= 0", st.MaxWaveSpeed)
-	case flags&^(flagVolumesKnown|flagSintering) != 0:
-		return st, bad(32, "flags", "unknown flags %#x", flags)
-	case n > MaxParticles:
-		return st, bad(36, "particle count", "%d: at most %d", n, MaxParticles)
+		return 0, 0, bad(24, "fastest wave", "%g m/s: must be finite and >= 0", st.MaxWaveSpeed)
+	case flags&^knownFlags != 0:
+		return 0, 0, bad(32, "flags", "unknown flags %#x", flags)
+	case count > maxParticles:
+		return 0, 0, bad(36, "particle count", "%d: at most %d", count, maxParticles)
 	}
 	st.VolumesKnown = flags&flagVolumesKnown != 0
+	return flags, int(count), nil
+}
 
-	for _, c := range fileColumns(flags) {
-		start := d.off
-		per := len(d.buf) / c.size // values per read
-		for done := 0; done < int(n); {
-			k := min(int(n)-done, per)
-			b, err := d.read(k*c.size, c.name, start, c.size)
-			if err != nil {
-				return st, err
-			}
-			c.grow(&st, k, int(n))
-			for j := 0; j < k; j++ {
-				c.get(b[j*c.size:], &st, done+j)
-			}
-			done += k
+// column reads the n values of column c into p, a buffer at a time: the column grows
+// as its bytes arrive, never by what the count claims.
+func (d *decoder) column(c column, p *simcore.Particles, n int) error {
+	start, size := d.off, c.Size()
+	per := len(d.buf) / size // values per read
+	for done := 0; done < n; {
+		k := min(n-done, per)
+		b, err := d.read(k*size, c.Name, start, size)
+		if err != nil {
+			return err
 		}
+		c.Grow(p, k, n)
+		c.Decode(p, done, b)
+		done += k
 	}
-	// The stream must end here; reading to its end also checks zstd's checksum of
-	// everything above.
-	var one [1]byte
-	switch got, err := io.ReadFull(d.r, one[:]); {
-	case got > 0:
-		return st, bad(d.off, "end", "data after the last particle")
-	case !errors.Is(err, io.EOF):
-		return st, &FormatError{Offset: -1, Field: "compressed state", Msg: "damaged", Err: err}
-	}
-	return st, nil
+	return nil
 }
