@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"snowtools/levelset/geom"
 	"snowtools/simcore/collider"
@@ -131,16 +132,17 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Sim is a running simulation: particles, colliders and the time.
+// Sim is a running simulation: particles, colliders and the time. Its configuration is
+// fixed by NewSim, which checks it and derives settings from it.
 type Sim struct {
-	Config
+	cfg   Config
 	P     *Particles
 	Time  float64 // simulated time (s)
 	Steps int64   // steps taken
 
 	threads   int
 	invH      float64
-	colliders []collider.Collider // Config.Colliders followed by the domain walls
+	colliders []collider.Collider // cfg.Colliders followed by the domain walls
 
 	volumesKnown bool
 	grid         sparseGrid
@@ -184,7 +186,7 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 		}
 	}
 	p.trim()
-	s := &Sim{Config: cfg, P: p, invH: 1 / cfg.H}
+	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H}
 	s.threads = cfg.Threads
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
@@ -193,6 +195,19 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 	s.work = make([]workerScratch, s.threads)
 	s.volumesKnown = p.Len() > 0 && p.Vol0[0] > 0
 	return s, nil
+}
+
+// Config returns the simulation's configuration: a copy, since the simulation keeps
+// settings derived from it.
+func (s *Sim) Config() Config { return s.cfg.clone() }
+
+// clone returns c with its own copies of the lists of colliders and presses (the
+// colliders themselves are shared: a deforming one is fed its keyframes as the
+// simulation runs).
+func (c Config) clone() Config {
+	c.Colliders = slices.Clone(c.Colliders)
+	c.Presses = slices.Clone(c.Presses)
+	return c
 }
 
 // StepCFL returns the CFL that the time step uses: CFL, or the integrator's default.
@@ -221,12 +236,12 @@ func (s *Sim) StableDt() float64 {
 	if s.semiImplicit() {
 		signal = s.maxSpeed
 	}
-	dt := s.MaxDt
+	dt := s.cfg.MaxDt
 	if signal > 0 {
-		dt = math.Min(dt, s.StepCFL()*s.H/signal)
+		dt = math.Min(dt, s.cfg.StepCFL()*s.cfg.H/signal)
 	}
 	if s.semiImplicit() && s.maxWaveSpeed > 0 {
-		dt = math.Min(dt, s.WaveCells*s.H/s.maxWaveSpeed)
+		dt = math.Min(dt, s.cfg.WaveCells*s.cfg.H/s.maxWaveSpeed)
 	}
 	return dt
 }
@@ -237,11 +252,11 @@ func (s *Sim) Advance(t float64) (int, error) {
 	steps := 0
 	for s.Time < t {
 		dt := s.StableDt()
-		if dt < s.MinDt {
+		if dt < s.cfg.MinDt {
 			return steps, fmt.Errorf("step %d at t = %.6g s: %w: the stable time step %.3g s is below min_dt %.3g s "+
 				"(fastest particle %.3g m/s, elastic wave speed %.3g m/s): the snow is moving or stiffening faster than the "+
 				"time step can follow; check the material's E0 and xi, initial velocities and colliders",
-				s.Steps, s.Time, ErrUnstable, dt, s.MinDt, s.maxSpeed, s.maxWaveSpeed)
+				s.Steps, s.Time, ErrUnstable, dt, s.cfg.MinDt, s.maxSpeed, s.maxWaveSpeed)
 		}
 		remaining := t - s.Time
 		last := dt >= remaining
