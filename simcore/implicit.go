@@ -140,7 +140,7 @@ func (s *Sim) solveImplicit(dt float64) error {
 	zKz, norm0 := s.startSolve(scale)
 	s.conjugateResiduals(scale, zKz, norm0)
 	if math.IsNaN(st.residual) {
-		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, ErrUnstable)
+		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, errUnstable)
 	}
 	if st.residual > s.cfg.SolverTolerance {
 		st.unconverged++

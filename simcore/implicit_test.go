@@ -317,7 +317,7 @@ func TestBetaZeroIsExplicit(t *testing.T) {
 	cfg.Integrator, cfg.Beta = SemiImplicit, 0
 	semi := icySnowball(t, 0.02, 0.1, cfg)
 	for k := 0; k < 40; k++ {
-		dt := explicit.StableDt()
+		dt := explicit.stableDt()
 		for _, s := range []*Sim{explicit, semi} {
 			if err := s.Step(dt); err != nil {
 				t.Fatal(err)
@@ -341,7 +341,7 @@ func TestSemiImplicitStableWhereExplicitIsNot(t *testing.T) {
 	const dt = 0.5e-3
 	cfg := DefaultConfig()
 	explicit := icySnowball(t, 0.01, 0.05, cfg)
-	t.Logf("explicit stable dt %.3g s; stepping both at %.3g s", explicit.StableDt(), dt)
+	t.Logf("explicit stable dt %.3g s; stepping both at %.3g s", explicit.stableDt(), dt)
 	cfg.Integrator = SemiImplicit
 	semi := icySnowball(t, 0.01, 0.05, cfg)
 	e0 := kineticEnergy(semi.P)
@@ -399,7 +399,7 @@ func BenchmarkStiffSnowball(b *testing.B) {
 		cfl  float64 // 0: the integrator's default
 	}{
 		{"explicit", Explicit, 0, 0},
-		{"explicit-half-dt", Explicit, 0, ExplicitCFL / 2},
+		{"explicit-half-dt", Explicit, 0, explicitCFL / 2},
 		{"semi-implicit-dt=0.25ms", SemiImplicit, 0.25e-3, 0},
 		{"semi-implicit-dt=0.5ms", SemiImplicit, 0.5e-3, 0},
 		{"semi-implicit-default", SemiImplicit, 0, 0},
@@ -416,7 +416,7 @@ func BenchmarkStiffSnowball(b *testing.B) {
 				for s.Time < duration-1e-12 {
 					dt := c.dt
 					if dt == 0 {
-						dt = s.StableDt()
+						dt = s.stableDt()
 					}
 					dt = min(dt, duration-s.Time)
 					if err := s.Step(dt); err != nil {
@@ -552,7 +552,7 @@ func TestStableDtByIntegrator(t *testing.T) {
 		t.Fatalf("particle speed %g, wave speed %g: the scene should move and be stiff", v, c)
 	}
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want }
-	if got, want := s.StableDt(), ExplicitCFL*h/(v+c); !near(got, want) {
+	if got, want := s.stableDt(), explicitCFL*h/(v+c); !near(got, want) {
 		t.Errorf("explicit: dt %g, want %g", got, want)
 	}
 	cfg.Integrator = SemiImplicit
@@ -567,7 +567,7 @@ func TestStableDtByIntegrator(t *testing.T) {
 			cfl = SemiImplicitCFL // the semi-implicit default
 		}
 		want := math.Min(cfg.MaxDt, math.Min(cfl*h/v, c2.cells*h/c))
-		if got := semi.StableDt(); !near(got, want) {
+		if got := semi.stableDt(); !near(got, want) {
 			t.Errorf("semi-implicit, cfl %g, wave cells %g: dt %g, want %g", c2.cfl, c2.cells, got, want)
 		}
 	}

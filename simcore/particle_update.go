@@ -34,7 +34,7 @@ func (s *Sim) updateParticles(dt, t1 float64) error {
 		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: particle %d (id %d) %s; "+
 			"the likely cause is a time step too long for the material's stiffness (lower cfl or max_dt, or E0 and xi) "+
 			"or a collider moving faster than the snow can follow",
-			s.Steps, s.Time, dt, ErrUnstable, bad, s.P.ID[bad], why)
+			s.Steps, s.Time, dt, errUnstable, bad, s.P.ID[bad], why)
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ type Config struct {
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
-	// collider). 0 means the integrator's default, ExplicitCFL or SemiImplicitCFL.
+	// collider). 0 means the integrator's default, 0.5 (explicit) or SemiImplicitCFL.
 	// WaveCells, for the semi-implicit integrator only, is how many cells the elastic
 	// wave may cross per step: stable at any step, the linearised update drifted from
 	// the explicit run's shape at 20 in the stiff-snowball measurements.
@@ -55,8 +55,8 @@ type Config struct {
 	SolverMaxIterations int
 }
 
-// ExplicitCFL is the explicit integrator's default CFL.
-const ExplicitCFL = 0.5
+// explicitCFL is the explicit integrator's default CFL.
+const explicitCFL = 0.5
 
 // SemiImplicitCFL is the CFL for the semi-implicit integrator that, with WaveCells 14,
 // keeps its stiff-snowball benchmark (icy snow thrown at the ground at 3 m/s, h = 5 mm)
@@ -218,19 +218,19 @@ func (c *Config) StepCFL() float64 {
 	case c.Integrator == SemiImplicit:
 		return SemiImplicitCFL
 	}
-	return ExplicitCFL
+	return explicitCFL
 }
 
-// ErrUnstable is wrapped by the error a step returns when the state goes bad.
-var ErrUnstable = errors.New("simulation became unstable")
+// errUnstable is wrapped by the error a step returns when the state goes bad.
+var errUnstable = errors.New("simulation became unstable")
 
-// StableDt returns the time step for the current state: the CFL fraction of a cell
+// stableDt returns the time step for the current state: the CFL fraction of a cell
 // divided by the fastest signal, capped by MaxDt. For the explicit integrator the signal
 // is the particle speed plus the elastic wave speed sqrt((lambda + 2 mu)/rho) of the
 // hardened material. The semi-implicit one is stable beyond the elastic limit
 // (section 6.1): its signal is the particle speed alone, and its step is also capped at
 // WaveCells cells of the elastic wave.
-func (s *Sim) StableDt() float64 {
+func (s *Sim) stableDt() float64 {
 	s.Prepare() // the wave speed needs rho_p^0
 	signal := s.maxSpeed + s.maxWaveSpeed
 	if s.semiImplicit() {
@@ -251,12 +251,12 @@ func (s *Sim) StableDt() float64 {
 func (s *Sim) Advance(t float64) (int, error) {
 	steps := 0
 	for s.Time < t {
-		dt := s.StableDt()
+		dt := s.stableDt()
 		if dt < s.cfg.MinDt {
 			return steps, fmt.Errorf("step %d at t = %.6g s: %w: the stable time step %.3g s is below min_dt %.3g s "+
 				"(fastest particle %.3g m/s, elastic wave speed %.3g m/s): the snow is moving or stiffening faster than the "+
 				"time step can follow; check the material's E0 and xi, initial velocities and colliders",
-				s.Steps, s.Time, ErrUnstable, dt, s.cfg.MinDt, s.maxSpeed, s.maxWaveSpeed)
+				s.Steps, s.Time, errUnstable, dt, s.cfg.MinDt, s.maxSpeed, s.maxWaveSpeed)
 		}
 		remaining := t - s.Time
 		last := dt >= remaining

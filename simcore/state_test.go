@@ -113,8 +113,8 @@ func TestSnapshotRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameState(t, "restored", snap, restored.Snapshot())
-		if restored.StableDt() != orig.StableDt() {
-			t.Errorf("t = %g: next time step %g, want %g", at, restored.StableDt(), orig.StableDt())
+		if restored.stableDt() != orig.stableDt() {
+			t.Errorf("t = %g: next time step %g, want %g", at, restored.stableDt(), orig.stableDt())
 		}
 
 		end := at + 0.03

@@ -10,7 +10,7 @@ package simcore
 //     V_p^0 = m_p / rho_p^0: measureVolumes;
 //  3. grid forces of equation (6) from the stress of equation (1) with the hardened
 //     Lamé parameters of equation (2): scatterStress; plus the presses' external forces
-//     (press.go): scatterForce; then, for sintering snow, Ye and Sugimoto's pressure
+//     (press.go): scatterExternalForce; then, for sintering snow, Ye and Sugimoto's pressure
 //     sintering updates the particles' density and parameters (sintering.go);
 //  4. grid velocities v* = v^n + dt (f / m + g), equation (10) plus gravity:
 //     node.velocityStar;

@@ -93,7 +93,7 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 		scatterMomentum(win, &ker, ox, oy, oz, float64(p.Mass[i]), p.V[i]) // 1
 		scatterStress(win, &ker, ox, oy, oz, &p.stress[i], invH)           // 3, equation (6)
 		if len(s.pressed) > 0 {
-			scatterForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
+			scatterExternalForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
 		}
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour
@@ -180,8 +180,8 @@ func scatterStress(win *window[node], ker *kernel, ox, oy, oz int, st *Sym3f, in
 	}
 }
 
-// scatterForce adds a particle's external force b to the grid forces, f_i += w_ip b.
-func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
+// scatterExternalForce adds a particle's external force b to the grid forces, f_i += w_ip b.
+func scatterExternalForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
 	if b == (geom.Vec3{}) {
 		return
 	}
