@@ -47,14 +47,14 @@ func BenchmarkStep(b *testing.B) {
 			s := snowballScene(b, threads)
 			// Warm up: measure volumes, size the grid and scratch, and reach the ground.
 			for s.Time < 0.01 {
-				if err := s.Step(s.StableDt()); err != nil {
+				if err := s.Step(s.stableDt()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if err := s.Step(s.StableDt()); err != nil {
+				if err := s.Step(s.stableDt()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -106,14 +106,14 @@ func BenchmarkStages(b *testing.B) {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			s := snowballScene(b, threads)
 			for s.Time < 0.01 {
-				if err := s.Step(s.StableDt()); err != nil {
+				if err := s.Step(s.stableDt()); err != nil {
 					b.Fatal(err)
 				}
 			}
 			var bin, raster, grid, particles time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				dt := s.StableDt()
+				dt := s.stableDt()
 				t0 := time.Now()
 				s.binParticles()
 				t1 := time.Now()

@@ -30,14 +30,8 @@ const reorderInterval = 20
 // binParticles groups the particles by block, sorting them in memory now and then,
 // and creates the node blocks of every group's window (the sparse grid of this step).
 func (s *Sim) binParticles() {
-	p := s.P
-	n := p.Len()
+	n := s.P.Len()
 	b := &s.bins
-	if b.index == nil {
-		b.index = make(map[uint64]int32)
-	}
-	clear(b.index)
-	b.blocks = b.blocks[:0]
 	if cap(b.order) < n {
 		b.order = make([]int32, n)
 		b.group = make([]int32, n)
@@ -45,14 +39,28 @@ func (s *Sim) binParticles() {
 	}
 	b.order, b.group = b.order[:n], b.group[:n]
 	s.cache = s.cache[:n]
+	s.groupParticles()
+	b.place(s.P, s.Steps%reorderInterval == 0)
+	s.createWindows()
+}
 
-	// blockID returns the group of particle i, creating it when new. Particles are mostly
-	// sorted, so consecutive ones usually share a block and skip the map.
+// groupParticles finds every particle's group, creating the groups in order of first
+// appearance, and counts the groups' particles (in end, for place).
+func (s *Sim) groupParticles() {
+	p := s.P
+	b := &s.bins
+	if b.index == nil {
+		b.index = make(map[uint64]int32)
+	}
+	clear(b.index)
+	b.blocks = b.blocks[:0]
+	// Particles are mostly sorted, so consecutive ones usually share a block and skip
+	// the map. The groups are remembered for the placing pass: finding one costs more
+	// than storing it.
 	lastKey, lastID := ^uint64(0), int32(-1)
-	blockID := func(i int) int32 {
+	for i := range b.group {
 		c := blockOf(stencilBase(p.X[i], s.invH))
-		key := blockKey(c)
-		if key != lastKey {
+		if key := blockKey(c); key != lastKey {
 			id, ok := b.index[key]
 			if !ok {
 				id = int32(len(b.blocks))
@@ -61,40 +69,42 @@ func (s *Sim) binParticles() {
 			}
 			lastKey, lastID = key, id
 		}
-		return lastID
+		b.group[i] = lastID
+		b.blocks[lastID].end++
 	}
+}
 
-	// Counting sort by group, groups in order of first appearance: deterministic. The
-	// groups are remembered from the counting pass for the placing pass: finding one
-	// costs more than storing it.
-	for i := 0; i < n; i++ {
-		id := blockID(i)
-		b.group[i] = id
-		b.blocks[id].end++
-	}
+// place is a counting sort of the particles by group, groups in order of first
+// appearance: deterministic. With reorder it moves the particles in memory (p.permute),
+// which leaves order the identity; otherwise only order is sorted.
+func (b *particleBins) place(p *Particles, reorder bool) {
 	var start int32
 	for k := range b.blocks {
 		count := b.blocks[k].end
 		b.blocks[k].start, b.blocks[k].end = start, start
 		start += count
 	}
-	if s.Steps%reorderInterval == 0 {
-		// Physically sort: order[i] becomes i's destination, then particles move there.
+	if reorder {
+		// order[i] becomes i's destination, then particles move there.
 		for i, id := range b.group {
 			g := &b.blocks[id]
 			b.order[i] = g.end
 			g.end++
 		}
-		p.permute(b.order) // leaves order as the identity, which is now the grouping
-	} else {
-		for i, id := range b.group {
-			g := &b.blocks[id]
-			b.order[g.end] = int32(i)
-			g.end++
-		}
+		p.permute(b.order)
+		return
 	}
+	for i, id := range b.group {
+		g := &b.blocks[id]
+		b.order[g.end] = int32(i)
+		g.end++
+	}
+}
 
-	// The sparse grid of this step: every group's window.
+// createWindows creates the sparse grid of this step, every group's window, and sorts
+// the groups by colour.
+func (s *Sim) createWindows() {
+	b := &s.bins
 	s.grid.reset()
 	for c := range b.colors {
 		b.colors[c] = b.colors[c][:0]

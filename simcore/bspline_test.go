@@ -34,19 +34,6 @@ func TestStencilPartitionOfUnity(t *testing.T) {
 	}
 }
 
-func TestBSplineSlopeIsDerivative(t *testing.T) {
-	for x := -2.5; x <= 2.5; x += 0.01 {
-		const e = 1e-6
-		fd := (bspline.N(x+e) - bspline.N(x-e)) / (2 * e)
-		if math.Abs(fd-bspline.Slope(x)) > 1e-6 {
-			t.Fatalf("N'(%g) = %g, finite difference %g", x, bspline.Slope(x), fd)
-		}
-	}
-	if math.Abs(bspline.N(0)-2.0/3) > 1e-15 || math.Abs(bspline.N(1)-1.0/6) > 1e-15 || bspline.N(2) != 0 {
-		t.Fatalf("N(0), N(1), N(2) = %g, %g, %g; want 2/3, 1/6, 0", bspline.N(0), bspline.N(1), bspline.N(2))
-	}
-}
-
 // The cached kernel keeps the partition of unity in 3D to float64 round-off, and its
 // gradients sum to zero.
 func TestKernelCacheKeepsPartitionOfUnity(t *testing.T) {

@@ -17,24 +17,26 @@ const (
 	windowNodes = windowWidth * windowWidth * windowWidth
 )
 
-// node is one grid node. Rasterization (stages 1 and 3) accumulates the mass m_i, the
-// momentum sum m_p w_ip v_p and the force f_i; the grid update (stages 4-6) then replaces
-// the momentum by the new velocity v_i^{n+1} and the force by v_i^{n+1} - v_i^n, the
-// change that the FLIP transfer needs. Seven numbers serve both phases.
+// node is what rasterization (stages 1 and 3) accumulates at one grid node: the mass
+// m_i, the momentum sum_p m_p w_ip v_p and the force f_i.
 type node struct {
-	mass float64
-	mv   geom.Vec3 // momentum, then v^{n+1}
-	f    geom.Vec3 // force, then v^{n+1} - v^n
+	mass     float64
+	momentum geom.Vec3
+	force    geom.Vec3
 }
 
-// nodeVelocity is what the transfer back reads of a node after the grid update.
+// nodeVelocity is what the grid update (stages 4-6) leaves at one grid node for the
+// transfer back to the particles (stages 7 and 8).
 type nodeVelocity struct {
-	v  geom.Vec3 // v^{n+1}
-	dv geom.Vec3 // v^{n+1} - v^n
+	v  geom.Vec3 // v_i^{n+1}
+	dv geom.Vec3 // v_i^{n+1} - v_i^n, the change that the FLIP part adds
 }
 
 // nodeBlock is a block of nodes; node (a, b, c) of the block is at (a*4 + b)*4 + c.
 type nodeBlock [blockNodes]node
+
+// velocityBlock is the velocities of a nodeBlock's nodes, in the same order.
+type velocityBlock [blockNodes]nodeVelocity
 
 // blockKey packs a block coordinate into a map key (21 bits per axis, offset to be
 // non-negative): a domain may reach 2^20 blocks = 4 million nodes from the origin per axis.
@@ -45,9 +47,10 @@ func blockKey(c [3]int) uint64 {
 
 // sparseGrid holds the node blocks that exist in the current step.
 type sparseGrid struct {
-	index  map[uint64]int32 // block key -> position in blocks
-	coords [][3]int         // block coordinate of each block
-	blocks []nodeBlock
+	index      map[uint64]int32 // block key -> position in blocks
+	coords     [][3]int         // block coordinate of each block
+	blocks     []nodeBlock      // rasterized by stages 1 and 3
+	velocities []velocityBlock  // written by stages 4-6, for every node of every block
 }
 
 // reset forgets every block but keeps the memory for the next step.
@@ -72,16 +75,30 @@ func (g *sparseGrid) block(c [3]int) int32 {
 	return b
 }
 
-// allocate gives every added block zeroed nodes. The node storage is sized exactly
-// (not by append's growth) because the grid is a good part of the solver's memory.
+// allocate gives every added block zeroed nodes, and room for their velocities, which
+// the grid update overwrites. The storage is sized exactly (not by append's growth)
+// because the grid is a good part of the solver's memory.
 func (g *sparseGrid) allocate(workers int) {
 	n := len(g.coords)
+	if cap(g.velocities) < n {
+		g.velocities = make([]velocityBlock, n)
+	}
+	g.velocities = g.velocities[:n]
 	if cap(g.blocks) < n {
 		g.blocks = make([]nodeBlock, n)
 		return
 	}
 	g.blocks = g.blocks[:n]
 	parallel.For(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
+}
+
+// nodePosition returns the position of node (a, b, c) of the block at coordinate c.
+func nodePosition(block [3]int, a, b, c int, h float64) geom.Vec3 {
+	return geom.Vec3{
+		float64(block[0]<<blockShift+a) * h,
+		float64(block[1]<<blockShift+b) * h,
+		float64(block[2]<<blockShift+c) * h,
+	}
 }
 
 // blockOf returns the block containing node n.

@@ -8,56 +8,99 @@ import (
 	"snowtools/simcore/collider"
 )
 
-// updateGrid is stages 4 to 6 on every node with mass: the velocity
-// v_i^n = momentum / m_i, the explicit update of equation (10) plus gravity (from
-// GravityStart on), v_i* = v_i^n + dt (f_i / m_i + g) with f_i including the presses'
-// forces, the grid collisions of section 8, and, for explicit integration,
-// v_i^{n+1} = v_i*; the semi-implicit one takes v* from here, with the
-// nodes that collided marked fixed. A node tests for collision where its velocity would
-// carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
+// updateGrid is stages 4 and 5 on every node with mass and, for the explicit
+// integrator, stage 6; the semi-implicit one takes v* from here (implicit.go). The three
+// share one pass over the nodes because each needs only the last one's result for the
+// same node. A node tests for collision where its velocity would carry it by the end of
+// the step, x_i + dt v_i*, at time t1 = t^{n+1}.
 func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
-	h := s.H
-	var gravity geom.Vec3
-	if s.Time >= s.GravityStart {
-		gravity = s.Gravity
-	}
+	h := s.cfg.H
+	gravity := s.gravity()
 	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
 	// would carry it more than one cell in a step is tested against every collider.
 	reach := math.Sqrt(3)*1.5*h + h
+	if s.semiImplicit() {
+		s.implicit.resizeNodes(len(g.blocks) * blockNodes) // for setRightHandSide
+	}
 	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
-		blk := &g.blocks[bi]
 		c := g.coords[bi]
 		centre := geom.Vec3{
 			(float64(c[0]<<blockShift) + 1.5) * h,
 			(float64(c[1]<<blockShift) + 1.5) * h,
 			(float64(c[2]<<blockShift) + 1.5) * h,
 		}
-		near := collider.Nearby(s.work[w].near, s.colliders, centre, reach, t1)
-		s.work[w].near = near
-		for a := 0; a < blockWidth; a++ {
-			for b := 0; b < blockWidth; b++ {
-				for cc := 0; cc < blockWidth; cc++ {
-					n := &blk[(a*blockWidth+b)*blockWidth+cc]
-					if n.mass == 0 {
-						continue
-					}
-					inv := 1 / n.mass
-					vOld := n.mv.Scale(inv)
-					vStar := vOld.Add(n.f.Scale(inv).Add(gravity).Scale(dt)) // (10)
-					x := geom.Vec3{
-						float64(c[0]<<blockShift+a) * h,
-						float64(c[1]<<blockShift+b) * h,
-						float64(c[2]<<blockShift+cc) * h,
-					}
-					vNew := collider.Collide(collider.InReach(near, s.colliders, vStar, dt, h), x, vStar, dt, t1)
-					n.mv = vNew
-					n.f = vNew.Sub(vOld)
-					if s.semiImplicit() && vNew != vStar {
-						s.implicit.fixed[bi*blockNodes+(a*blockWidth+b)*blockWidth+cc] = true // projected out of (9)
-					}
+		near := s.work[w].nearColliders(s.colliders, centre, reach, t1)
+		s.updateGridBlock(bi, near, gravity, dt, t1)
+	})
+}
+
+// updateGridBlock is updateGrid on the nodes of block bi, with near the colliders
+// within reach of the block.
+func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, dt, t1 float64) {
+	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
+	for a := 0; a < blockWidth; a++ {
+		for b := 0; b < blockWidth; b++ {
+			for cc := 0; cc < blockWidth; cc++ {
+				k := (a*blockWidth+b)*blockWidth + cc
+				n := &nodes[k]
+				if n.mass == 0 {
+					vel[k] = nodeVelocity{} // every particle weighs this node 0
+					continue
+				}
+				vn, vStar := n.velocityStar(gravity, dt) // 4
+				x := nodePosition(c, a, b, cc, s.cfg.H)
+				vCollided := s.collide(near, x, vStar, dt, t1) // 5
+				if s.semiImplicit() {
+					s.implicit.setRightHandSide(bi*blockNodes+k, vn, vCollided, vCollided != vStar)
+				} else {
+					vel[k] = explicitVelocity(vn, vCollided) // 6
 				}
 			}
 		}
-	})
+	}
+}
+
+// velocityStar is stage 4 for a node with mass: its velocity v_i^n = momentum / m_i
+// (the normalized weights of stage 1, which conserve momentum) and
+// v_i* = v_i^n + dt (f_i / m_i + g), equation (10) with gravity g, f_i including the
+// presses' forces.
+func (n *node) velocityStar(gravity geom.Vec3, dt float64) (vn, vStar geom.Vec3) {
+	inv := 1 / n.mass
+	vn = n.momentum.Scale(inv)
+	return vn, vn.Add(n.force.Scale(inv).Add(gravity).Scale(dt))
+}
+
+// collide is stage 5 for a grid node and stage 9 for a particle, which section 8
+// processes the same way: the velocity v of a point at x, moving for dt, made
+// non-penetrating against the colliders that touch x + dt v at time t1. near are the
+// colliders within reach of the point's block (see collider.InReach).
+func (s *Sim) collide(near []collider.Collider, x, v geom.Vec3, dt, t1 float64) geom.Vec3 {
+	cs := collider.InReach(near, s.colliders, v, dt, s.cfg.H)
+	if len(cs) == 0 {
+		return v
+	}
+	return collider.Collide(cs, x, v, dt, t1)
+}
+
+// explicitVelocity is stage 6 of the explicit integrator for a node whose velocity was
+// vn and is v* after stages 4 and 5: v^{n+1} = v*.
+func explicitVelocity(vn, vStar geom.Vec3) nodeVelocity {
+	return nodeVelocity{v: vStar, dv: vStar.Sub(vn)}
+}
+
+// gravity returns the gravity that acts in the step that starts now: none before
+// GravityStart.
+func (s *Sim) gravity() geom.Vec3 {
+	if s.Time >= s.cfg.GravityStart {
+		return s.cfg.Gravity
+	}
+	return geom.Vec3{}
+}
+
+// nearColliders returns, in the worker's scratch, the colliders of all that may touch
+// the ball of radius r around centre at time t (collider.Nearby).
+func (ws *workerScratch) nearColliders(all []collider.Collider, centre geom.Vec3, r, t float64) []collider.Collider {
+	ws.near = collider.Nearby(ws.near, all, centre, r, t)
+	return ws.near
 }

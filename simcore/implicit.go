@@ -40,11 +40,14 @@ func (in Integrator) String() string {
 }
 
 // implicitState is the scratch of the solve: per particle (in bins order) the
-// linearisation, per node the vectors of the preconditioned conjugate residual method.
+// linearisation, per node what the grid update leaves for the solve and the vectors of
+// the preconditioned conjugate residual method.
 type implicitState struct {
 	stiffness []stiffness // the particles' Hessians, in bins order
+	vn        []geom.Vec3 // v^n, from stage 4
+	vStar     []geom.Vec3 // v* after the grid collisions (stages 4 and 5): the right-hand side of (9)
+	fixed     []bool      // the nodes whose velocity the grid collisions changed
 	mass      []float64   // m_i; 0 for nodes without mass and for fixed nodes
-	fixed     []bool      // set by the grid collisions
 	invDiag   []geom.Vec3 // the preconditioner: 1 / diag(K), 0 where mass is 0
 	// x the solution, r = M v* - K x, z = diag(K)^-1 r, p the search direction, and
 	// kz, kp, q = K z, K p, diag(K)^-1 K p.
@@ -72,9 +75,11 @@ func (s *Sim) UnconvergedSolves() int64 { return s.implicit.unconverged }
 
 // semiImplicit reports whether stage 6 solves equation (9) (with beta = 0 the solve
 // returns v* unchanged, as the explicit integrator does).
-func (s *Sim) semiImplicit() bool { return s.Integrator == SemiImplicit }
+func (s *Sim) semiImplicit() bool { return s.cfg.Integrator == SemiImplicit }
 
-// resizeNodes sizes the per-node arrays of the solve for the current grid.
+// resizeNodes sizes the per-node arrays of the solve for the current grid, with
+// v^n and v* zero and no node fixed until the grid update sets those of the nodes
+// with mass.
 func (st *implicitState) resizeNodes(nodes int) {
 	grow := func(v []geom.Vec3) []geom.Vec3 {
 		if cap(v) < nodes {
@@ -82,14 +87,23 @@ func (st *implicitState) resizeNodes(nodes int) {
 		}
 		return v[:nodes]
 	}
-	st.invDiag = grow(st.invDiag)
+	st.vn, st.vStar, st.invDiag = grow(st.vn), grow(st.vStar), grow(st.invDiag)
 	st.x, st.r, st.z, st.p = grow(st.x), grow(st.r), grow(st.z), grow(st.p)
 	st.kz, st.kp, st.q = grow(st.kz), grow(st.kp), grow(st.q)
 	if cap(st.mass) < nodes {
 		st.mass, st.fixed = make([]float64, nodes), make([]bool, nodes)
 	}
 	st.mass, st.fixed = st.mass[:nodes], st.fixed[:nodes]
+	clear(st.vn)
+	clear(st.vStar)
 	clear(st.fixed)
+}
+
+// setRightHandSide records what stages 4 and 5 give node i: v^n, and v* after the grid
+// collisions, the right-hand side of (9); fixed marks a node whose velocity the
+// collisions changed, whose degrees of freedom the solve projects out (section 8).
+func (st *implicitState) setRightHandSide(i int, vn, vStar geom.Vec3, fixed bool) {
+	st.vn[i], st.vStar[i], st.fixed[i] = vn, vStar, fixed
 }
 
 // linearise computes every particle's stiffness from F_E^n.
@@ -113,37 +127,64 @@ func (s *Sim) linearise() {
 	})
 }
 
-// solveImplicit is stage 6 of the semi-implicit integrator: it replaces the grid's v*
-// (left in the nodes' mv by updateGrid, with v* - v^n in f) by the solution of (9).
+// solveImplicit is stage 6 of the semi-implicit integrator: it solves (9), with the
+// Hessian at F_E^n, for v^{n+1} from the v* that the grid update left
+// (setRightHandSide), and stores v^{n+1} and v^{n+1} - v^n in the grid for the
+// transfer back.
 func (s *Sim) solveImplicit(dt float64) error {
 	st := &s.implicit
-	blocks := s.grid.blocks
-	scale := s.Beta * dt * dt
-	for b := range blocks {
-		for k := range blocks[b] {
-			n := &blocks[b][k]
+	scale := s.cfg.Beta * dt * dt
+	s.linearise()
+	s.loadSystem()
+	s.setPreconditioner(scale)
+	zKz, norm0 := s.startSolve(scale)
+	s.conjugateResiduals(scale, zKz, norm0)
+	if math.IsNaN(st.residual) {
+		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, errUnstable)
+	}
+	if st.residual > s.cfg.SolverTolerance {
+		st.unconverged++
+	}
+	s.storeVelocities()
+	return nil
+}
+
+// loadSystem starts the solve from x = v*, with the masses of the free nodes.
+func (s *Sim) loadSystem() {
+	st := &s.implicit
+	copy(st.x, st.vStar)
+	for b := range s.grid.blocks {
+		for k := range s.grid.blocks[b] {
 			i := b*blockNodes + k
-			st.x[i], st.mass[i] = n.mv, n.mass
+			st.mass[i] = s.grid.blocks[b][k].mass
 			if st.fixed[i] {
 				st.mass[i] = 0 // projected out: never changes, never counts
 			}
 		}
 	}
-	// K u = M u + beta dt^2 H u on the free nodes, 0 on the others.
-	applyK := func(u, out []geom.Vec3) {
-		s.applyHessian(u, out)
-		s.forNodes(func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if m := st.mass[i]; m > 0 {
-					out[i] = u[i].Scale(m).Add(out[i].Scale(scale))
-				} else {
-					out[i] = geom.Vec3{}
-				}
+}
+
+// applyK sets out to K u = M u + beta dt^2 H u (scale = beta dt^2) on the free nodes,
+// 0 on the others.
+func (s *Sim) applyK(u, out []geom.Vec3, scale float64) {
+	st := &s.implicit
+	s.applyHessian(u, out)
+	s.forNodes(func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if m := st.mass[i]; m > 0 {
+				out[i] = u[i].Scale(m).Add(out[i].Scale(scale))
+			} else {
+				out[i] = geom.Vec3{}
 			}
-		})
-	}
-	// diag(K) = m_i + beta dt^2 H_ii, where a negative H_ii (a compressed particle's
-	// rotational modes can soften) is left out to keep the preconditioner positive.
+		}
+	})
+}
+
+// setPreconditioner sets invDiag to 1 / diag(K), with diag(K) = m_i + beta dt^2 H_ii,
+// where a negative H_ii (a compressed particle's rotational modes can soften) is left
+// out to keep the preconditioner positive.
+func (s *Sim) setPreconditioner(scale float64) {
+	st := &s.implicit
 	s.hessianDiagonal(st.invDiag)
 	s.forNodes(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -157,8 +198,13 @@ func (s *Sim) solveImplicit(dt float64) error {
 			}
 		}
 	})
-	// From x = v*: r = M v* - K x = -beta dt^2 H v*, z = diag(K)^-1 r, p = z.
-	norm0 := math.Sqrt(s.reduce(func(i int) float64 { return st.mass[i] * st.x[i].Dot(st.x[i]) }))
+}
+
+// startSolve sets, from x = v*, r = M v* - K x = -beta dt^2 H v*, z = diag(K)^-1 r,
+// p = z and the relative residual, and returns z . K z and the mass norm of v*.
+func (s *Sim) startSolve(scale float64) (zKz, norm0 float64) {
+	st := &s.implicit
+	norm0 = math.Sqrt(s.reduce(func(i int) float64 { return st.mass[i] * st.x[i].Dot(st.x[i]) }))
 	s.applyHessian(st.x, st.r)
 	s.forNodes(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -170,42 +216,52 @@ func (s *Sim) solveImplicit(dt float64) error {
 		}
 	})
 	copy(st.p, st.z)
-	applyK(st.z, st.kz)
+	s.applyK(st.z, st.kz, scale)
 	copy(st.kp, st.kz)
-	zKz := s.reduce(func(i int) float64 { return st.z[i].Dot(st.kz[i]) })
+	zKz = s.reduce(func(i int) float64 { return st.z[i].Dot(st.kz[i]) })
 	st.iterations, st.residual = 0, 0
-	// The residual of (9) is M^-1 r; its mass norm is sqrt(r . M^-1 r).
-	residual := func(i int) float64 {
-		if m := st.mass[i]; m > 0 {
-			return st.r[i].Dot(st.r[i]) / m
-		}
-		return 0
-	}
 	if norm0 > 0 {
-		st.residual = math.Sqrt(s.reduce(residual)) / norm0
+		st.residual = math.Sqrt(s.reduce(st.residualTerm)) / norm0
 	}
-	for st.residual > s.SolverTolerance && st.iterations < s.SolverMaxIterations {
+	return zKz, norm0
+}
+
+// residualTerm is node i's part of the squared mass norm of the residual of (9),
+// M^-1 r: r . M^-1 r.
+func (st *implicitState) residualTerm(i int) float64 {
+	if m := st.mass[i]; m > 0 {
+		return st.r[i].Dot(st.r[i]) / m
+	}
+	return 0
+}
+
+// conjugateResiduals iterates the preconditioned conjugate residual method from the
+// state startSolve set, until the relative residual is within SolverTolerance or
+// SolverMaxIterations iterations have run.
+func (s *Sim) conjugateResiduals(scale, zKz, norm0 float64) {
+	st := &s.implicit
+	for st.residual > s.cfg.SolverTolerance && st.iterations < s.cfg.SolverMaxIterations {
 		kpq := s.reduce(func(i int) float64 {
 			st.q[i] = mulElements(st.invDiag[i], st.kp[i])
 			return st.kp[i].Dot(st.q[i])
 		})
 		if !(kpq > 0) || !(zKz != 0) {
-			break
+			return
 		}
 		alpha := zKz / kpq
 		rr := s.reduce(func(i int) float64 {
 			st.x[i] = st.x[i].Add(st.p[i].Scale(alpha))
 			st.r[i] = st.r[i].Sub(st.kp[i].Scale(alpha))
 			st.z[i] = st.z[i].Sub(st.q[i].Scale(alpha))
-			return residual(i)
+			return st.residualTerm(i)
 		})
 		st.iterations++
 		st.total++
 		st.residual = math.Sqrt(rr) / norm0
-		if !(st.residual > s.SolverTolerance) {
-			break
+		if !(st.residual > s.cfg.SolverTolerance) {
+			return
 		}
-		applyK(st.z, st.kz)
+		s.applyK(st.z, st.kz, scale)
 		zKzNew := s.reduce(func(i int) float64 { return st.z[i].Dot(st.kz[i]) })
 		beta := zKzNew / zKz
 		zKz = zKzNew
@@ -216,22 +272,20 @@ func (s *Sim) solveImplicit(dt float64) error {
 			}
 		})
 	}
-	if math.IsNaN(st.residual) {
-		return fmt.Errorf("step %d at t = %.6g s, dt = %.3g s: %w: the semi-implicit solve diverged", s.Steps, s.Time, dt, ErrUnstable)
-	}
-	if st.residual > s.SolverTolerance {
-		st.unconverged++
-	}
-	// v^{n+1} into the nodes, and v^{n+1} - v^n = (v* - v^n) + (v^{n+1} - v*).
-	for b := range blocks {
-		for k := range blocks[b] {
-			n := &blocks[b][k]
+}
+
+// storeVelocities puts the solution into the grid for the transfer back: v^{n+1} = x
+// and v^{n+1} - v^n, summed as (v* - v^n) + (v^{n+1} - v*), the explicit change and
+// the solve's correction to it.
+func (s *Sim) storeVelocities() {
+	st := &s.implicit
+	for b := range s.grid.velocities {
+		vel := &s.grid.velocities[b]
+		for k := range vel {
 			i := b*blockNodes + k
-			n.f = n.f.Add(st.x[i].Sub(n.mv))
-			n.mv = st.x[i]
+			vel[k] = nodeVelocity{v: st.x[i], dv: st.vStar[i].Sub(st.vn[i]).Add(st.x[i].Sub(st.vStar[i]))}
 		}
 	}
-	return nil
 }
 
 // mulElements returns (a_x b_x, a_y b_y, a_z b_z).

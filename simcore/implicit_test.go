@@ -99,6 +99,7 @@ func hessianScene(t *testing.T, seed uint64) *Sim {
 	cfg := DefaultConfig()
 	cfg.H = 0.05
 	cfg.Integrator = SemiImplicit
+	cfg.SolverTolerance, cfg.SolverMaxIterations = 1e-8, 500 // for TestImplicitOperatorSymmetricAndSolved
 	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 1, 1}}
 	s := newBlock(t, cfg, geom.Box{Min: geom.Vec3{0.3, 0.3, 0.3}, Max: geom.Vec3{0.55, 0.5, 0.6}}, DefaultMaterial, geom.Vec3{})
 	rng := rand.New(rand.NewPCG(seed, 3))
@@ -131,7 +132,7 @@ func (s *Sim) nodeIndex(n [3]int) (int, bool) {
 func elasticForces(s *Sim, du []geom.Vec3) []geom.Vec3 {
 	p := s.P
 	f := make([]geom.Vec3, len(du))
-	h := s.H
+	h := s.cfg.H
 	for i := range p.X {
 		base := stencilBase(p.X[i], s.invH)
 		type nodeGrad struct {
@@ -183,7 +184,7 @@ func TestHessianMatchesGridForces(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		du := make([]geom.Vec3, len(s.implicit.x))
 		for i := range du {
-			du[i] = geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(s.H)
+			du[i] = geom.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Scale(s.cfg.H)
 		}
 		hu := make([]geom.Vec3, len(du))
 		s.applyHessian(du, hu)
@@ -257,13 +258,7 @@ func TestImplicitOperatorSymmetricAndSolved(t *testing.T) {
 
 	// Solve A x = b through the grid, as a step does.
 	b := random()
-	for bi := range s.grid.blocks {
-		for k := range s.grid.blocks[bi] {
-			s.grid.blocks[bi][k].mv = b[bi*blockNodes+k]
-			s.grid.blocks[bi][k].f = geom.Vec3{}
-		}
-	}
-	s.Beta, s.SolverTolerance, s.SolverMaxIterations = 1, 1e-8, 500
+	copy(st.vStar, b)
 	if err := s.solveImplicit(dt); err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +317,7 @@ func TestBetaZeroIsExplicit(t *testing.T) {
 	cfg.Integrator, cfg.Beta = SemiImplicit, 0
 	semi := icySnowball(t, 0.02, 0.1, cfg)
 	for k := 0; k < 40; k++ {
-		dt := explicit.StableDt()
+		dt := explicit.stableDt()
 		for _, s := range []*Sim{explicit, semi} {
 			if err := s.Step(dt); err != nil {
 				t.Fatal(err)
@@ -346,12 +341,12 @@ func TestSemiImplicitStableWhereExplicitIsNot(t *testing.T) {
 	const dt = 0.5e-3
 	cfg := DefaultConfig()
 	explicit := icySnowball(t, 0.01, 0.05, cfg)
-	t.Logf("explicit stable dt %.3g s; stepping both at %.3g s", explicit.StableDt(), dt)
+	t.Logf("explicit stable dt %.3g s; stepping both at %.3g s", explicit.stableDt(), dt)
 	cfg.Integrator = SemiImplicit
 	semi := icySnowball(t, 0.01, 0.05, cfg)
 	e0 := kineticEnergy(semi.P)
 	// Kinetic energy can grow only by the work of gravity: m g times the drop.
-	bound := e0 + semi.P.totalMass()*9.81*semi.Domain.Size()[1]
+	bound := e0 + semi.P.totalMass()*9.81*semi.Config().Domain.Size()[1]
 	var exploded error
 	steps := 100 // 50 ms: the ball reaches the ground after about 16 steps
 	if testing.Short() {
@@ -404,7 +399,7 @@ func BenchmarkStiffSnowball(b *testing.B) {
 		cfl  float64 // 0: the integrator's default
 	}{
 		{"explicit", Explicit, 0, 0},
-		{"explicit-half-dt", Explicit, 0, ExplicitCFL / 2},
+		{"explicit-half-dt", Explicit, 0, explicitCFL / 2},
 		{"semi-implicit-dt=0.25ms", SemiImplicit, 0.25e-3, 0},
 		{"semi-implicit-dt=0.5ms", SemiImplicit, 0.5e-3, 0},
 		{"semi-implicit-default", SemiImplicit, 0, 0},
@@ -421,7 +416,7 @@ func BenchmarkStiffSnowball(b *testing.B) {
 				for s.Time < duration-1e-12 {
 					dt := c.dt
 					if dt == 0 {
-						dt = s.StableDt()
+						dt = s.stableDt()
 					}
 					dt = min(dt, duration-s.Time)
 					if err := s.Step(dt); err != nil {
@@ -529,9 +524,14 @@ func BenchmarkHessianAction(b *testing.B) {
 		}
 	})
 	b.Run("explicit-step", func(b *testing.B) {
-		s.Integrator = Explicit
+		cfg := s.Config()
+		cfg.Integrator = Explicit
+		e, err := Restore(cfg, s.Snapshot())
+		if err != nil {
+			b.Fatal(err)
+		}
 		for b.Loop() {
-			if err := s.Step(1e-6); err != nil {
+			if err := e.Step(1e-6); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -542,28 +542,32 @@ func BenchmarkHessianAction(b *testing.B) {
 // CFL h / v capped at WaveCells h / c; both capped at MaxDt, and CFL 0 taking each
 // integrator's default.
 func TestStableDtByIntegrator(t *testing.T) {
-	cfg := DefaultConfig()
-	s := icySnowball(t, 0.01, 0.05, cfg)
+	s := icySnowball(t, 0.01, 0.05, DefaultConfig())
 	if err := s.Step(1e-6); err != nil {
 		t.Fatal(err)
 	}
-	v, c, h := s.maxSpeed, s.maxWaveSpeed, s.H
+	cfg := s.Config()
+	v, c, h := s.maxSpeed, s.maxWaveSpeed, cfg.H
 	if !(v > 0 && c > v) {
 		t.Fatalf("particle speed %g, wave speed %g: the scene should move and be stiff", v, c)
 	}
 	near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-12*want }
-	if got, want := s.StableDt(), ExplicitCFL*h/(v+c); !near(got, want) {
+	if got, want := s.stableDt(), explicitCFL*h/(v+c); !near(got, want) {
 		t.Errorf("explicit: dt %g, want %g", got, want)
 	}
-	s.Integrator = SemiImplicit
+	cfg.Integrator = SemiImplicit
 	for _, c2 := range []struct{ cfl, cells float64 }{{0, 14}, {0.15, 0.5}, {0.9, 1e6}} {
-		s.CFL, s.WaveCells = c2.cfl, c2.cells
+		cfg.CFL, cfg.WaveCells = c2.cfl, c2.cells
+		semi, err := Restore(cfg, s.Snapshot())
+		if err != nil {
+			t.Fatal(err)
+		}
 		cfl := c2.cfl
 		if cfl == 0 {
 			cfl = SemiImplicitCFL // the semi-implicit default
 		}
-		want := math.Min(s.MaxDt, math.Min(cfl*h/v, c2.cells*h/c))
-		if got := s.StableDt(); !near(got, want) {
+		want := math.Min(cfg.MaxDt, math.Min(cfl*h/v, c2.cells*h/c))
+		if got := semi.stableDt(); !near(got, want) {
 			t.Errorf("semi-implicit, cfl %g, wave cells %g: dt %g, want %g", c2.cfl, c2.cells, got, want)
 		}
 	}

@@ -212,12 +212,12 @@ func TestEncodeFrame(t *testing.T) {
 func BenchmarkPermute(b *testing.B) {
 	s := snowballScene(b, 2)
 	for s.Steps < 2*reorderInterval {
-		if err := s.Step(s.StableDt()); err != nil {
+		if err := s.Step(s.stableDt()); err != nil {
 			b.Fatal(err)
 		}
 	}
 	before := append([]int32(nil), s.P.ID...)
-	if err := s.Step(s.StableDt()); err != nil { // reorders first
+	if err := s.Step(s.stableDt()); err != nil { // reorders first
 		b.Fatal(err)
 	}
 	index := make(map[int32]int32, len(before))

@@ -86,7 +86,7 @@ func pressing(dst, presses []Press, t float64) []Press {
 func (s *Sim) pressDensity(x geom.Vec3) geom.Vec3 {
 	var f geom.Vec3
 	for k := range s.pressed {
-		f = f.Add(s.pressed[k].forceDensity(x, s.H))
+		f = f.Add(s.pressed[k].forceDensity(x, s.cfg.H))
 	}
 	return f
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"snowtools/levelset/geom"
 	"snowtools/simcore/collider"
@@ -24,7 +25,7 @@ type Config struct {
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
-	// collider). 0 means the integrator's default, ExplicitCFL or SemiImplicitCFL.
+	// collider). 0 means the integrator's default, 0.5 (explicit) or SemiImplicitCFL.
 	// WaveCells, for the semi-implicit integrator only, is how many cells the elastic
 	// wave may cross per step: stable at any step, the linearised update drifted from
 	// the explicit run's shape at 20 in the stiff-snowball measurements.
@@ -54,8 +55,8 @@ type Config struct {
 	SolverMaxIterations int
 }
 
-// ExplicitCFL is the explicit integrator's default CFL.
-const ExplicitCFL = 0.5
+// explicitCFL is the explicit integrator's default CFL.
+const explicitCFL = 0.5
 
 // SemiImplicitCFL is the CFL for the semi-implicit integrator that, with WaveCells 14,
 // keeps its stiff-snowball benchmark (icy snow thrown at the ground at 3 m/s, h = 5 mm)
@@ -134,16 +135,17 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// Sim is a running simulation: particles, colliders and the time.
+// Sim is a running simulation: particles, colliders and the time. Its configuration is
+// fixed by NewSim, which checks it and derives settings from it.
 type Sim struct {
-	Config
+	cfg   Config
 	P     *Particles
 	Time  float64 // simulated time (s)
 	Steps int64   // steps taken
 
 	threads   int
 	invH      float64
-	colliders []collider.Collider // Config.Colliders followed by the domain walls
+	colliders []collider.Collider // cfg.Colliders followed by the domain walls
 
 	volumesKnown bool
 	grid         sparseGrid
@@ -187,7 +189,7 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 		}
 	}
 	p.trim()
-	s := &Sim{Config: cfg, P: p, invH: 1 / cfg.H}
+	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H}
 	s.threads = cfg.Threads
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
@@ -198,6 +200,19 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 	return s, nil
 }
 
+// Config returns the simulation's configuration: a copy, since the simulation keeps
+// settings derived from it.
+func (s *Sim) Config() Config { return s.cfg.clone() }
+
+// clone returns c with its own copies of the lists of colliders and presses (the
+// colliders themselves are shared: a deforming one is fed its keyframes as the
+// simulation runs).
+func (c Config) clone() Config {
+	c.Colliders = slices.Clone(c.Colliders)
+	c.Presses = slices.Clone(c.Presses)
+	return c
+}
+
 // StepCFL returns the CFL that the time step uses: CFL, or the integrator's default.
 func (c *Config) StepCFL() float64 {
 	switch {
@@ -206,30 +221,30 @@ func (c *Config) StepCFL() float64 {
 	case c.Integrator == SemiImplicit:
 		return SemiImplicitCFL
 	}
-	return ExplicitCFL
+	return explicitCFL
 }
 
-// ErrUnstable is wrapped by the error a step returns when the state goes bad.
-var ErrUnstable = errors.New("simulation became unstable")
+// errUnstable is wrapped by the error a step returns when the state goes bad.
+var errUnstable = errors.New("simulation became unstable")
 
-// StableDt returns the time step for the current state: the CFL fraction of a cell
+// stableDt returns the time step for the current state: the CFL fraction of a cell
 // divided by the fastest signal, capped by MaxDt. For the explicit integrator the signal
 // is the particle speed plus the elastic wave speed sqrt((lambda + 2 mu)/rho) of the
 // hardened material. The semi-implicit one is stable beyond the elastic limit
 // (section 6.1): its signal is the particle speed alone, and its step is also capped at
 // WaveCells cells of the elastic wave.
-func (s *Sim) StableDt() float64 {
+func (s *Sim) stableDt() float64 {
 	s.Prepare() // the wave speed needs rho_p^0
 	signal := s.maxSpeed + s.maxWaveSpeed
 	if s.semiImplicit() {
 		signal = s.maxSpeed
 	}
-	dt := s.MaxDt
+	dt := s.cfg.MaxDt
 	if signal > 0 {
-		dt = math.Min(dt, s.StepCFL()*s.H/signal)
+		dt = math.Min(dt, s.cfg.StepCFL()*s.cfg.H/signal)
 	}
 	if s.semiImplicit() && s.maxWaveSpeed > 0 {
-		dt = math.Min(dt, s.WaveCells*s.H/s.maxWaveSpeed)
+		dt = math.Min(dt, s.cfg.WaveCells*s.cfg.H/s.maxWaveSpeed)
 	}
 	return dt
 }
@@ -239,12 +254,12 @@ func (s *Sim) StableDt() float64 {
 func (s *Sim) Advance(t float64) (int, error) {
 	steps := 0
 	for s.Time < t {
-		dt := s.StableDt()
-		if dt < s.MinDt {
+		dt := s.stableDt()
+		if dt < s.cfg.MinDt {
 			return steps, fmt.Errorf("step %d at t = %.6g s: %w: the stable time step %.3g s is below min_dt %.3g s "+
 				"(fastest particle %.3g m/s, elastic wave speed %.3g m/s): the snow is moving or stiffening faster than the "+
 				"time step can follow; check the material's E0 and xi, initial velocities and colliders",
-				s.Steps, s.Time, ErrUnstable, dt, s.MinDt, s.maxSpeed, s.maxWaveSpeed)
+				s.Steps, s.Time, errUnstable, dt, s.cfg.MinDt, s.maxSpeed, s.maxWaveSpeed)
 		}
 		remaining := t - s.Time
 		last := dt >= remaining

@@ -133,7 +133,7 @@ func (l *SinteringLaw) Validate(rho0, nu0 float64) error {
 
 // sintering reports whether the sintering window is open at time t.
 func (s *Sim) sintering(t float64) bool {
-	return t >= s.SinterStart && (s.SinterEnd == 0 || t < s.SinterEnd)
+	return t >= s.cfg.SinterStart && (s.cfg.SinterEnd == 0 || t < s.cfg.SinterEnd)
 }
 
 // sinter applies the laws to every sintering particle, between stages 3 and 4 as the

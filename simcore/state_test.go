@@ -108,15 +108,15 @@ func TestSnapshotRestore(t *testing.T) {
 			snap.Particles.Sinter[0].Density == float32(DefaultMaterial.Density)) {
 			t.Fatalf("t = %g: the snapshot does not exercise the state: %+v", at, snap.Particles.stress[0])
 		}
-		restored, err := Restore(orig.Config, cloneState(snap))
+		cfg := orig.Config()
+		cfg.Threads = 3
+		restored, err := Restore(cfg, cloneState(snap))
 		if err != nil {
 			t.Fatal(err)
 		}
-		restored.Threads, restored.threads = 3, 3
-		restored.work = make([]workerScratch, 3)
 		sameState(t, "restored", snap, restored.Snapshot())
-		if restored.StableDt() != orig.StableDt() {
-			t.Errorf("t = %g: next time step %g, want %g", at, restored.StableDt(), orig.StableDt())
+		if restored.stableDt() != orig.stableDt() {
+			t.Errorf("t = %g: next time step %g, want %g", at, restored.stableDt(), orig.stableDt())
 		}
 
 		end := at + 0.03
@@ -151,7 +151,7 @@ func TestRestoreRejects(t *testing.T) {
 	for want, spoil := range cases {
 		st := cloneState(good)
 		spoil(&st)
-		if _, err := Restore(s.Config, st); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := Restore(s.Config(), st); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v", want, err)
 		}
 	}

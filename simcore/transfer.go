@@ -46,6 +46,14 @@ func (g *sparseGrid) nodeRows() func(block int32, offset int) *[blockWidth]node 
 	return func(b int32, off int) *[blockWidth]node { return (*[blockWidth]node)(g.blocks[b][off:]) }
 }
 
+// velocityRows returns the row accessor of the grid's node velocities for
+// forWindowRows.
+func (g *sparseGrid) velocityRows() func(block int32, offset int) *[blockWidth]nodeVelocity {
+	return func(b int32, off int) *[blockWidth]nodeVelocity {
+		return (*[blockWidth]nodeVelocity)(g.velocities[b][off:])
+	}
+}
+
 // vectorRows returns the row accessor for forWindowRows of a vector with one value per
 // grid node, node n of block b at b*blockNodes + n.
 func vectorRows(v []geom.Vec3) func(block int32, offset int) *[blockWidth]geom.Vec3 {
@@ -54,13 +62,14 @@ func vectorRows(v []geom.Vec3) func(block int32, offset int) *[blockWidth]geom.V
 	}
 }
 
-// rasterize is stages 1 and 3 in one pass over the particles: mass m_i = sum_p m_p w_ip,
-// momentum sum_p m_p v_p w_ip (divided by m_i in the grid update, so that velocities use
-// normalized weights and momentum is conserved), and the force of equation (6),
-// f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous step
-// left (zero on the first step, when F_E = I), plus the presses' forces sum_p w_ip b_p.
-// Each particle's kernel is computed here, once per step, and cached for the transfer
-// back.
+// rasterize is stages 1 and 3 in one pass over the particles, which scatter with the
+// same weights: stage 1 the mass m_i = sum_p m_p w_ip and the momentum
+// sum_p m_p v_p w_ip (which the grid update divides by m_i, so that velocities use
+// normalized weights and momentum is conserved), stage 3 the force of equation (6),
+// f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous
+// step left (zero on the first step, when F_E = I), plus the presses' forces
+// sum_p w_ip b_p. Each particle's kernel is computed here, once per step, and cached for
+// the transfer back.
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
@@ -70,6 +79,8 @@ func (s *Sim) rasterize() {
 	}
 }
 
+// rasterizeBlock is rasterize on the particles of one block, through the worker's
+// window, which it then adds into the grid.
 func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	p := s.P
 	invH := s.invH
@@ -79,63 +90,10 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 		base := s.cache[k].set(p.X[i], invH)
 		s.cache[k].load(&ker) // scatter with exactly the weights the gather will use
 		ox, oy, oz := stencilOffset(base)
-
-		m := float64(p.Mass[i])
-		mv := p.V[i].Scale(m)
-		// The force on node (a, b, c) is -V sigma grad w = -(S/h) h grad w with the
-		// stress S symmetric. h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), so
-		// -(S/h) h grad w = Wz P + Dz Q with P = -(S/h)(Dx Wy, Wx Dy, 0) and
-		// Q = -(S/h)(0, 0, Wx Wy), which are fixed along the innermost axis.
-		st := &p.stress[i]
-		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
-		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
-
-		w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
-		d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
-		for a := 0; a < 4; a++ {
-			wa, da := ker.W[0][a], ker.D[0][a]
-			for b := 0; b < 4; b++ {
-				wab := wa * ker.W[1][b]
-				dab := da * ker.W[1][b] // slope along x
-				adb := wa * ker.D[1][b] // slope along y
-				pxx, pxy, pxz := sxx*dab+sxy*adb, sxy*dab+syy*adb, sxz*dab+syz*adb
-				qxx, qxy, qxz := sxz*wab, syz*wab, szz*wab
-				mw, mvx, mvy, mvz := m*wab, mv[0]*wab, mv[1]*wab, mv[2]*wab
-				row := &win[ox+a][oy+b]
-				// The four nodes along z, unrolled (as in interpolate).
-				n0, n1, n2, n3 := &row[oz], &row[oz+1], &row[oz+2], &row[oz+3]
-				n0.mass += mw * w0
-				n1.mass += mw * w1
-				n2.mass += mw * w2
-				n3.mass += mw * w3
-				n0.mv[0] += mvx * w0
-				n1.mv[0] += mvx * w1
-				n2.mv[0] += mvx * w2
-				n3.mv[0] += mvx * w3
-				n0.mv[1] += mvy * w0
-				n1.mv[1] += mvy * w1
-				n2.mv[1] += mvy * w2
-				n3.mv[1] += mvy * w3
-				n0.mv[2] += mvz * w0
-				n1.mv[2] += mvz * w1
-				n2.mv[2] += mvz * w2
-				n3.mv[2] += mvz * w3
-				n0.f[0] += pxx*w0 + qxx*d0
-				n1.f[0] += pxx*w1 + qxx*d1
-				n2.f[0] += pxx*w2 + qxx*d2
-				n3.f[0] += pxx*w3 + qxx*d3
-				n0.f[1] += pxy*w0 + qxy*d0
-				n1.f[1] += pxy*w1 + qxy*d1
-				n2.f[1] += pxy*w2 + qxy*d2
-				n3.f[1] += pxy*w3 + qxy*d3
-				n0.f[2] += pxz*w0 + qxz*d0
-				n1.f[2] += pxz*w1 + qxz*d1
-				n2.f[2] += pxz*w2 + qxz*d2
-				n3.f[2] += pxz*w3 + qxz*d3
-			}
-		}
+		scatterMomentum(win, &ker, ox, oy, oz, float64(p.Mass[i]), p.V[i]) // 1
+		scatterStress(win, &ker, ox, oy, oz, &p.stress[i], invH)           // 3, equation (6)
 		if len(s.pressed) > 0 {
-			scatterForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i])))
+			scatterExternalForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
 		}
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour
@@ -143,15 +101,87 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	forWindowRows(g, win, s.grid.nodeRows(), func(src, dst *[blockWidth]node) {
 		for c := range src {
 			dst[c].mass += src[c].mass
-			dst[c].mv = dst[c].mv.Add(src[c].mv)
-			dst[c].f = dst[c].f.Add(src[c].f)
+			dst[c].momentum = dst[c].momentum.Add(src[c].momentum)
+			dst[c].force = dst[c].force.Add(src[c].force)
 		}
 		*src = [blockWidth]node{}
 	})
 }
 
-// scatterForce adds a particle's external force b to the grid forces, f_i += w_ip b.
-func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
+// scatterMomentum is stage 1 for a particle of mass m and velocity v whose kernel is ker
+// and whose stencil starts at (ox, oy, oz) in the window: m_i += m w_ip and
+// momentum_i += m v w_ip.
+func scatterMomentum(win *window[node], ker *kernel, ox, oy, oz int, m float64, v geom.Vec3) {
+	mv := v.Scale(m)
+	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+	for a := 0; a < 4; a++ {
+		wa := ker.W[0][a]
+		for b := 0; b < 4; b++ {
+			wab := wa * ker.W[1][b]
+			mw, mvx, mvy, mvz := m*wab, mv[0]*wab, mv[1]*wab, mv[2]*wab
+			row := &win[ox+a][oy+b]
+			// The four nodes along z, unrolled (as in interpolate).
+			n0, n1, n2, n3 := &row[oz], &row[oz+1], &row[oz+2], &row[oz+3]
+			n0.mass += mw * w0
+			n1.mass += mw * w1
+			n2.mass += mw * w2
+			n3.mass += mw * w3
+			n0.momentum[0] += mvx * w0
+			n1.momentum[0] += mvx * w1
+			n2.momentum[0] += mvx * w2
+			n3.momentum[0] += mvx * w3
+			n0.momentum[1] += mvy * w0
+			n1.momentum[1] += mvy * w1
+			n2.momentum[1] += mvy * w2
+			n3.momentum[1] += mvy * w3
+			n0.momentum[2] += mvz * w0
+			n1.momentum[2] += mvz * w1
+			n2.momentum[2] += mvz * w2
+			n3.momentum[2] += mvz * w3
+		}
+	}
+}
+
+// scatterStress is stage 3 for a particle whose V_p^0 tau_p = V_p^n sigma_p is st,
+// kernel ker and stencil at (ox, oy, oz) in the window: the force of equation (6),
+// f_i += -V_p^n sigma_p grad w_ip.
+func scatterStress(win *window[node], ker *kernel, ox, oy, oz int, st *sym3f, invH float64) {
+	// The force on node (a, b, c) is -V sigma grad w = -(S/h) h grad w with the
+	// stress S symmetric. h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), so
+	// -(S/h) h grad w = Wz P + Dz Q with P = -(S/h)(Dx Wy, Wx Dy, 0) and
+	// Q = -(S/h)(0, 0, Wx Wy), which are fixed along the innermost axis.
+	sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
+	sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
+	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
+	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
+	for a := 0; a < 4; a++ {
+		wa, da := ker.W[0][a], ker.D[0][a]
+		for b := 0; b < 4; b++ {
+			wab := wa * ker.W[1][b]
+			dab := da * ker.W[1][b] // slope along x
+			adb := wa * ker.D[1][b] // slope along y
+			pxx, pxy, pxz := sxx*dab+sxy*adb, sxy*dab+syy*adb, sxz*dab+syz*adb
+			qxx, qxy, qxz := sxz*wab, syz*wab, szz*wab
+			row := &win[ox+a][oy+b]
+			n0, n1, n2, n3 := &row[oz], &row[oz+1], &row[oz+2], &row[oz+3]
+			n0.force[0] += pxx*w0 + qxx*d0
+			n1.force[0] += pxx*w1 + qxx*d1
+			n2.force[0] += pxx*w2 + qxx*d2
+			n3.force[0] += pxx*w3 + qxx*d3
+			n0.force[1] += pxy*w0 + qxy*d0
+			n1.force[1] += pxy*w1 + qxy*d1
+			n2.force[1] += pxy*w2 + qxy*d2
+			n3.force[1] += pxy*w3 + qxy*d3
+			n0.force[2] += pxz*w0 + qxz*d0
+			n1.force[2] += pxz*w1 + qxz*d1
+			n2.force[2] += pxz*w2 + qxz*d2
+			n3.force[2] += pxz*w3 + qxz*d3
+		}
+	}
+}
+
+// scatterExternalForce adds a particle's external force b to the grid forces, f_i += w_ip b.
+func scatterExternalForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
 	if b == (geom.Vec3{}) {
 		return
 	}
@@ -161,7 +191,7 @@ func scatterForce(win *window[node], ker *kernel, ox, oy, oz int, b geom.Vec3) {
 			wab := ker.W[0][a] * ker.W[1][c]
 			for d := 0; d < 4; d++ {
 				n := &row[oz+d]
-				n.f = n.f.Add(b.Scale(wab * ker.W[2][d]))
+				n.force = n.force.Add(b.Scale(wab * ker.W[2][d]))
 			}
 		}
 	}
@@ -184,7 +214,8 @@ func (s *Sim) measureVolumes() {
 // gatherVolumes finishes stage 2 from the grid masses of this step's rasterization.
 func (s *Sim) gatherVolumes() {
 	p := s.P
-	h3 := s.H * s.H * s.H
+	h := s.cfg.H
+	h3 := h * h * h
 	parallel.For(s.threads, len(s.bins.blocks), func(w, k int) {
 		g := &s.bins.blocks[k]
 		win := &s.work[w].window

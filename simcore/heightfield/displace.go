@@ -16,11 +16,26 @@ package heightfield
 // (1 - alpha) of it once more: a ball sinking slowly would flatten its own rim, and a
 // foot held in sand would lose its rim at a rate set by the time step.
 func (w *window) displace(alpha float64) float64 {
+	clear(w.give)
 	compressed := 0.0
-	// Columns by label, innermost first: a counting sort.
+	for k, p := range w.pushed {
+		out := alpha*(p-w.loose[k]) + w.loose[k]
+		compressed += p - out
+		if w.label[k] == unreached {
+			compressed += out
+		} else {
+			w.give[k] = out
+		}
+	}
+	w.handDown(w.contactsByLabel())
+	return compressed
+}
+
+// contactsByLabel returns the contact columns that a free column can be reached from
+// (label > 0), by label, lowest first: a counting sort.
+func (w *window) contactsByLabel() []int {
 	top := int32(0)
-	for k, l := range w.label {
-		w.give[k] = 0
+	for _, l := range w.label {
 		if l != unreached {
 			top = max(top, l)
 		}
@@ -41,15 +56,13 @@ func (w *window) displace(alpha float64) float64 {
 			count[l]++
 		}
 	}
-	for k, p := range w.pushed {
-		out := alpha*(p-w.loose[k]) + w.loose[k]
-		compressed += p - out
-		if w.label[k] == unreached {
-			compressed += out
-		} else {
-			w.give[k] = out
-		}
-	}
+	return order
+}
+
+// handDown moves the material on its way out (give) down the contour map, from the
+// innermost ring of order (contactsByLabel) out: each column shares it equally among
+// its neighbours of lower label, and the free columns (label 0) keep what they get.
+func (w *window) handDown(order []int) {
 	var lower [8]int
 	for n := len(order) - 1; n >= 0; n-- {
 		k := order[n]
@@ -74,5 +87,4 @@ func (w *window) displace(alpha float64) float64 {
 		}
 		w.give[k] = 0
 	}
-	return compressed
 }
