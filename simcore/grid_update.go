@@ -49,9 +49,9 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 					continue
 				}
 				var vn, vStar geom.Vec3
-				n.velocityStar(&vn, &vStar, &gravity, dt) // 4
-				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar
-				s.collide(near, &x, &v, dt, t1) // 5
+				n.velocityStar(&vn, &vStar, &gravity, dt)         // 4
+				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
+				s.collide(near, &x, &v, dt, t1)                   // 5
 				if s.semiImplicit() {
 					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {

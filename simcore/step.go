@@ -33,17 +33,18 @@ func (s *Sim) Step(dt float64) error {
 	s.Prepare() // 2, on the first step: ahead of 1 because the presses act on V_p^0
 	s.pressed = pressing(s.pressed, s.cfg.Presses, s.Time)
 	s.binParticles() // the sparse grid of this step: blocks that some kernel reaches
-	s.rasterize()    // 1 and 3
+	s.rasterize()    // 1: m_i and m_i v_i^n; 3: f_i of (6) and the presses' forces
 	if s.sintering(s.Time) {
 		s.sinter(dt) // between 3 and 4: Ye and Sugimoto's pressure sintering
 	}
-	s.updateGrid(dt, t1) // 4, 5, and 6 when explicit
+	s.updateGrid(dt, t1) // 4: v* by (10) and gravity; 5: grid collisions; 6 (explicit): v^{n+1} = v*
 	if s.semiImplicit() {
-		if err := s.solveImplicit(dt); err != nil { // 6
+		if err := s.solveImplicit(dt); err != nil { // 6 (semi-implicit): v^{n+1} from (9)
 			return err
 		}
 	}
-	if err := s.updateParticles(dt, t1); err != nil { // 7, 8, 9, 10
+	// 7: F_E by (11) and (12); 8: PIC/FLIP; 9: particle collisions; 10: x += dt v^{n+1}
+	if err := s.updateParticles(dt, t1); err != nil {
 		return err
 	}
 	s.Time = t1
