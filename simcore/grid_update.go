@@ -48,45 +48,51 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 					vel[k] = nodeVelocity{} // every particle weighs this node 0
 					continue
 				}
-				vn, vStar := n.velocityStar(gravity, dt) // 4
-				x := nodePosition(c, a, b, cc, s.cfg.H)
-				vCollided := s.collide(near, x, vStar, dt, t1) // 5
+				var vn, vStar geom.Vec3
+				n.velocityStar(&vn, &vStar, &gravity, dt)         // 4
+				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
+				s.collide(near, &x, &v, dt, t1)                   // 5
 				if s.semiImplicit() {
-					s.implicit.setRightHandSide(bi*blockNodes+k, vn, vCollided, vCollided != vStar)
+					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {
-					vel[k] = explicitVelocity(vn, vCollided) // 6
+					explicitVelocity(&vel[k], &vn, &v) // 6
 				}
 			}
 		}
 	}
 }
 
-// velocityStar is stage 4 for a node with mass: its velocity v_i^n = momentum / m_i
-// (the normalized weights of stage 1, which conserve momentum) and
-// v_i* = v_i^n + dt (f_i / m_i + g), equation (10) with gravity g, f_i including the
-// presses' forces.
-func (n *node) velocityStar(gravity geom.Vec3, dt float64) (vn, vStar geom.Vec3) {
+// velocityStar is stage 4 for a node with mass: it sets vn to the node's velocity
+// v_i^n = momentum / m_i (the normalized weights of stage 1, which conserve momentum)
+// and vStar to v_i* = v_i^n + dt (f_i / m_i + g), equation (10) with gravity g, f_i
+// including the presses' forces. The vectors go by pointer as in the particle
+// update's stages (particle_update.go).
+func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, dt float64) {
 	inv := 1 / n.mass
-	vn = n.momentum.Scale(inv)
-	return vn, vn.Add(n.force.Scale(inv).Add(gravity).Scale(dt))
+	for a := range vn {
+		vn[a] = inv * n.momentum[a]
+		vStar[a] = vn[a] + dt*(inv*n.force[a]+gravity[a])
+	}
 }
 
 // collide is stage 5 for a grid node and stage 9 for a particle, which section 8
-// processes the same way: the velocity v of a point at x, moving for dt, made
+// processes the same way: it makes the velocity v of a point at x, moving for dt,
 // non-penetrating against the colliders that touch x + dt v at time t1. near are the
-// colliders within reach of the point's block (see collider.InReach).
-func (s *Sim) collide(near []collider.Collider, x, v geom.Vec3, dt, t1 float64) geom.Vec3 {
-	cs := collider.InReach(near, s.colliders, v, dt, s.cfg.H)
-	if len(cs) == 0 {
-		return v
+// colliders within reach of the point's block (see collider.InReach). The vectors go
+// by pointer as in the particle update's other stages (particle_update.go).
+func (s *Sim) collide(near []collider.Collider, x, v *geom.Vec3, dt, t1 float64) {
+	if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
+		*v = collider.Collide(cs, *x, *v, dt, t1)
 	}
-	return collider.Collide(cs, x, v, dt, t1)
 }
 
 // explicitVelocity is stage 6 of the explicit integrator for a node whose velocity was
-// vn and is v* after stages 4 and 5: v^{n+1} = v*.
-func explicitVelocity(vn, vStar geom.Vec3) nodeVelocity {
-	return nodeVelocity{v: vStar, dv: vStar.Sub(vn)}
+// vn and is vStar after stages 4 and 5: v^{n+1} = v*, and v^{n+1} - v^n.
+func explicitVelocity(out *nodeVelocity, vn, vStar *geom.Vec3) {
+	for a := range vStar {
+		out.v[a] = vStar[a]
+		out.dv[a] = vStar[a] - vn[a]
+	}
 }
 
 // gravity returns the gravity that acts in the step that starts now: none before

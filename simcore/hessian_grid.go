@@ -107,7 +107,7 @@ func windowGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int) linalg.
 
 // scatterGradient adds m (h grad w_ip) to every node of a particle's stencil. With
 // h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), node (a, b, c) receives P Wz[c] + Q Dz[c]
-// with P = m (Dx Wy, Wx Dy, 0) and Q = m (0, 0, Wx Wy), fixed along z (as in rasterize).
+// with P = m (Dx Wy, Wx Dy, 0) and Q = m (0, 0, Wx Wy), fixed along z (as in scatterParticle).
 func scatterGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, m *linalg.Mat3) {
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]

@@ -59,50 +59,48 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	var ker kernel
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
-		x := p.X[i]
-		ox, oy, oz := stencilOffset(stencilBase(x, invH))
+		x, v := &p.X[i], &p.V[i]
+		ox, oy, oz := stencilOffset(stencilBase(*x, invH))
 		s.cache[k].load(&ker)
 		vPIC, dv, gradV := interpolate(nodes, &ker, ox, oy, oz) // for 7 and 8
 		for j := range gradV {
 			gradV[j] *= invH // from h grad v
 		}
 		jE, mu, lambda := s.updateDeformation(i, dt, &gradV) // 7
-		v := blendPICFLIP(alpha, vPIC, p.V[i], dv)           // 8
-		v = s.collide(near, x, v, dt, t1)                    // 9
-		xNew := s.advect(x, v, dt)                           // 10
-		p.V[i], p.X[i] = v, xNew
-		ws.stats.record(p, i, xNew, v, jE, mu, lambda)
+		blendPICFLIP(v, alpha, &vPIC, &dv)                   // 8
+		s.collide(near, x, v, dt, t1)                        // 9
+		s.advect(x, v, dt)                                   // 10
+		// For the next time step, and to catch a state gone bad:
+		speed2 := v[0]*v[0] + v[1]*v[1] + v[2]*v[2]
+		ws.stats.maxSpeed2 = max(ws.stats.maxSpeed2, speed2)
+		ws.stats.maxWaveSpeed2 = max(ws.stats.maxWaveSpeed2, p.waveSpeed2(int(i), jE, mu, lambda))
+		if !(speed2 < math.Inf(1)) || !(math.Abs(jE) < math.Inf(1)) {
+			ws.stats.noteBad(p, i, jE)
+		}
 	}
 }
 
-// blendPICFLIP is stage 8 for a particle whose velocity was vp: v_p^{n+1} =
-// (1 - alpha) v_PIC + alpha v_FLIP with v_PIC = sum_i v_i^{n+1} w_ip and
-// v_FLIP = v_p^n + sum_i (v_i^{n+1} - v_i^n) w_ip, the second sum being dv. It works
-// component by component: chains of Vec3 methods pass arrays by value, and each copy of
-// an array just written waits for its stores, which costs more than the arithmetic.
-func blendPICFLIP(alpha float64, vPIC, vp, dv geom.Vec3) geom.Vec3 {
-	var v geom.Vec3
+// The stages below take vectors by pointer and work component by component: a Vec3
+// passed, returned or assigned by value is copied through the stack, and a copy of an
+// array just written waits for its stores, which in the particle loop costs more than
+// the arithmetic.
+
+// blendPICFLIP is stage 8: it replaces the particle velocity v^n in v by
+// v^{n+1} = (1 - alpha) v_PIC + alpha v_FLIP with v_PIC = sum_i v_i^{n+1} w_ip and
+// v_FLIP = v^n + sum_i (v_i^{n+1} - v_i^n) w_ip, the second sum being dv.
+func blendPICFLIP(v *geom.Vec3, alpha float64, vPIC, dv *geom.Vec3) {
 	for a := range v {
-		v[a] = (1-alpha)*vPIC[a] + alpha*(vp[a]+dv[a])
+		v[a] = (1-alpha)*vPIC[a] + alpha*(v[a]+dv[a])
 	}
-	return v
 }
 
-// advect is stage 10: x^{n+1} = x^n + dt v^{n+1}, kept in the domain.
-func (s *Sim) advect(x, v geom.Vec3, dt float64) geom.Vec3 {
+// advect is stage 10: it moves x by dt v, x^{n+1} = x^n + dt v^{n+1}, clamped into the
+// domain. The walls are colliders and stop snow first; the clamp only catches what
+// round-off or a fast collider pushes past them, so that no particle is ever lost.
+func (s *Sim) advect(x, v *geom.Vec3, dt float64) {
+	lo, hi := &s.cfg.Domain.Min, &s.cfg.Domain.Max
 	for a := range x {
 		x[a] += v[a] * dt
-	}
-	s.keepInDomain(&x)
-	return x
-}
-
-// keepInDomain clamps a position into the domain. The walls are colliders and stop snow
-// first; this guard only catches what round-off or a fast collider pushes past them, so
-// that no particle is ever lost.
-func (s *Sim) keepInDomain(x *geom.Vec3) {
-	lo, hi := s.cfg.Domain.Min, s.cfg.Domain.Max
-	for a := 0; a < 3; a++ {
 		if x[a] < lo[a] {
 			x[a] = lo[a]
 		} else if x[a] > hi[a] {
@@ -111,16 +109,11 @@ func (s *Sim) keepInDomain(x *geom.Vec3) {
 	}
 }
 
-// record adds particle i, at x with velocity v and J_E, mu and lambda after its
-// update, to the step's fastest speeds, and notes it if its state is no longer finite.
-func (st *stepStats) record(p *Particles, i int32, x, v geom.Vec3, jE, mu, lambda float64) {
-	speed2 := v.Dot(v)
-	st.maxSpeed2 = max(st.maxSpeed2, speed2)
-	st.maxWaveSpeed2 = max(st.maxWaveSpeed2, p.waveSpeed2(int(i), jE, mu, lambda))
-	if !(speed2 < math.Inf(1)) || !(math.Abs(jE) < math.Inf(1)) {
-		if st.bad < 0 || p.ID[i] < p.ID[st.bad] {
-			st.bad = int(i)
-			st.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", x, v, jE)
-		}
+// noteBad keeps particle i, with J_E jE, as the bad one if it has the lowest ID so
+// far: the error names the same particle whatever the thread count.
+func (st *stepStats) noteBad(p *Particles, i int32, jE float64) {
+	if st.bad < 0 || p.ID[i] < p.ID[st.bad] {
+		st.bad = int(i)
+		st.badWhy = fmt.Sprintf("at %v has velocity %v and det F_E = %g", p.X[i], p.V[i], jE)
 	}
 }

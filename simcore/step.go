@@ -5,13 +5,14 @@ package simcore
 //
 //  1. rasterize mass and momentum to the grid, m_i = sum_p m_p w_ip and
 //     m_i v_i^n = sum_p m_p v_p w_ip (normalized weights: momentum is conserved):
-//     scatterMomentum;
+//     scatterParticle;
 //  2. first step only: particle densities rho_p^0 = sum_i m_i w_ip / h^3 and volumes
 //     V_p^0 = m_p / rho_p^0: measureVolumes;
 //  3. grid forces of equation (6) from the stress of equation (1) with the hardened
-//     Lamé parameters of equation (2): scatterStress; plus the presses' external forces
-//     (press.go): scatterExternalForce; then, for sintering snow, Ye and Sugimoto's pressure
-//     sintering updates the particles' density and parameters (sintering.go);
+//     Lamé parameters of equation (2): scatterParticle; plus the presses' external
+//     forces (press.go): scatterExternalForce; then, for sintering snow, Ye and
+//     Sugimoto's pressure sintering updates the particles' density and parameters
+//     (sintering.go);
 //  4. grid velocities v* = v^n + dt (f / m + g), equation (10) plus gravity:
 //     node.velocityStar;
 //  5. grid-based body collisions (section 8): Sim.collide;
@@ -23,26 +24,27 @@ package simcore
 //  10. advection x^{n+1} = x^n + dt v^{n+1}: advect.
 //
 // Stages that visit the same particles or nodes share a pass, which calls each stage's
-// function in turn: rasterize (1 and 3, which scatter with the same weights),
-// updateGrid (4, 5 and the explicit 6, node by node) and updateParticles (7 to 10,
-// which gather the grid's velocities once per particle). The stress that stage 3 needs
-// is the one stage 7 of the previous step computed with its SVD.
+// function in turn: rasterize (1 and 3, which scatter with the same weights in one
+// loop), updateGrid (4, 5 and the explicit 6, node by node) and updateParticles (7 to
+// 10, which gather the grid's velocities once per particle). The stress that stage 3
+// needs is the one stage 7 of the previous step computed with its SVD.
 func (s *Sim) Step(dt float64) error {
 	t1 := s.Time + dt
 	s.Prepare() // 2, on the first step: ahead of 1 because the presses act on V_p^0
 	s.pressed = pressing(s.pressed, s.cfg.Presses, s.Time)
 	s.binParticles() // the sparse grid of this step: blocks that some kernel reaches
-	s.rasterize()    // 1 and 3
+	s.rasterize()    // 1: m_i and m_i v_i^n; 3: f_i of (6) and the presses' forces
 	if s.sintering(s.Time) {
 		s.sinter(dt) // between 3 and 4: Ye and Sugimoto's pressure sintering
 	}
-	s.updateGrid(dt, t1) // 4, 5, and 6 when explicit
+	s.updateGrid(dt, t1) // 4: v* by (10) and gravity; 5: grid collisions; 6 (explicit): v^{n+1} = v*
 	if s.semiImplicit() {
-		if err := s.solveImplicit(dt); err != nil { // 6
+		if err := s.solveImplicit(dt); err != nil { // 6 (semi-implicit): v^{n+1} from (9)
 			return err
 		}
 	}
-	if err := s.updateParticles(dt, t1); err != nil { // 7, 8, 9, 10
+	// 7: F_E by (11) and (12); 8: PIC/FLIP; 9: particle collisions; 10: x += dt v^{n+1}
+	if err := s.updateParticles(dt, t1); err != nil {
 		return err
 	}
 	s.Time = t1

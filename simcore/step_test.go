@@ -120,7 +120,8 @@ func TestStage4AddsGravity(t *testing.T) {
 	g := geom.Vec3{0, -9.81, 0}
 	const dt = 1e-3
 	n := node{mass: 2, momentum: geom.Vec3{2, 4, -6}}
-	vn, vStar := n.velocityStar(g, dt)
+	var vn, vStar geom.Vec3
+	n.velocityStar(&vn, &vStar, &g, dt)
 	if want := (geom.Vec3{1, 2, -3}); vn != want {
 		t.Errorf("v^n = %v, want %v", vn, want)
 	}
@@ -128,7 +129,7 @@ func TestStage4AddsGravity(t *testing.T) {
 		t.Errorf("force-free node: v* - v^n = %v, want g dt = %v", vStar.Sub(vn), g.Scale(dt))
 	}
 	n.force = geom.Vec3{0, 2 * 9.81, 0} // holds the node's weight
-	if _, vStar := n.velocityStar(g, dt); vStar.Sub(vn).Norm() > 1e-15 {
+	if n.velocityStar(&vn, &vStar, &g, dt); vStar.Sub(vn).Norm() > 1e-15 {
 		t.Errorf("a node whose force balances gravity changes velocity by %v", vStar.Sub(vn))
 	}
 }
@@ -144,15 +145,19 @@ func TestStage5RemovesApproachingNormalVelocity(t *testing.T) {
 		t.Fatal(err)
 	}
 	const dt = 0.01
-	x := geom.Vec3{0.5, 0.001, 0.5} // just above the floor, y = 0
-	if got, want := s.collide(s.colliders, x, geom.Vec3{1, -2, 0.5}, dt, dt), (geom.Vec3{1, 0, 0.5}); got != want {
+	collide := func(x, v geom.Vec3) geom.Vec3 {
+		s.collide(s.colliders, &x, &v, dt, dt)
+		return v
+	}
+	floor := geom.Vec3{0.5, 0.001, 0.5} // just above y = 0
+	if got, want := collide(floor, geom.Vec3{1, -2, 0.5}), (geom.Vec3{1, 0, 0.5}); got != want {
 		t.Errorf("approaching the floor: %v, want %v", got, want)
 	}
-	if v := (geom.Vec3{1, 2, 0.5}); s.collide(s.colliders, x, v, dt, dt) != v {
-		t.Errorf("leaving the floor: %v, want %v unchanged", s.collide(s.colliders, x, v, dt, dt), v)
+	if v := (geom.Vec3{1, 2, 0.5}); collide(floor, v) != v {
+		t.Errorf("leaving the floor: %v, want %v unchanged", collide(floor, v), v)
 	}
-	if v, mid := (geom.Vec3{1, -2, 0.5}), (geom.Vec3{0.5, 0.5, 0.5}); s.collide(s.colliders, mid, v, dt, dt) != v {
-		t.Errorf("far from every wall: %v, want %v unchanged", s.collide(s.colliders, mid, v, dt, dt), v)
+	if v, mid := (geom.Vec3{1, -2, 0.5}), (geom.Vec3{0.5, 0.5, 0.5}); collide(mid, v) != v {
+		t.Errorf("far from every wall: %v, want %v unchanged", collide(mid, v), v)
 	}
 }
 
@@ -196,7 +201,9 @@ func TestGridUpdateOfFreeFall(t *testing.T) {
 // Stage 6 of the explicit integrator takes v^{n+1} = v*.
 func TestStage6Explicit(t *testing.T) {
 	vn, vStar := geom.Vec3{1, 2, 3}, geom.Vec3{1.5, 2, 2}
-	if got, want := explicitVelocity(vn, vStar), (nodeVelocity{v: vStar, dv: geom.Vec3{0.5, 0, -1}}); got != want {
+	var got nodeVelocity
+	explicitVelocity(&got, &vn, &vStar)
+	if want := (nodeVelocity{v: vStar, dv: geom.Vec3{0.5, 0, -1}}); got != want {
 		t.Errorf("explicitVelocity(%v, %v) = %+v, want %+v", vn, vStar, got, want)
 	}
 }
@@ -205,13 +212,18 @@ func TestStage6Explicit(t *testing.T) {
 // particle's velocity plus the grid's change; in between, the blend.
 func TestStage8PICAndFLIP(t *testing.T) {
 	vPIC, vp, dv := geom.Vec3{1, -2, 3}, geom.Vec3{0.5, 0.25, -4}, geom.Vec3{0.125, 1, 2}
-	if got := blendPICFLIP(0, vPIC, vp, dv); got != vPIC {
+	blend := func(alpha float64) geom.Vec3 {
+		v := vp
+		blendPICFLIP(&v, alpha, &vPIC, &dv)
+		return v
+	}
+	if got := blend(0); got != vPIC {
 		t.Errorf("alpha = 0: %v, want the PIC velocity %v", got, vPIC)
 	}
-	if got, want := blendPICFLIP(1, vPIC, vp, dv), vp.Add(dv); got != want {
+	if got, want := blend(1), vp.Add(dv); got != want {
 		t.Errorf("alpha = 1: %v, want the FLIP velocity %v", got, want)
 	}
-	if got, want := blendPICFLIP(0.75, vPIC, vp, dv), vPIC.Scale(0.25).Add(vp.Add(dv).Scale(0.75)); got.Sub(want).Norm() > 1e-15 {
+	if got, want := blend(0.75), vPIC.Scale(0.25).Add(vp.Add(dv).Scale(0.75)); got.Sub(want).Norm() > 1e-15 {
 		t.Errorf("alpha = 0.75: %v, want %v", got, want)
 	}
 }
@@ -222,11 +234,15 @@ func TestStage10Advection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	advect := func(x, v geom.Vec3, dt float64) geom.Vec3 {
+		s.advect(&x, &v, dt)
+		return x
+	}
 	x, v := geom.Vec3{0.5, 0.25, 0.75}, geom.Vec3{1, -2, 0.5}
-	if got, want := s.advect(x, v, 0.1), (geom.Vec3{0.6, 0.05, 0.8}); got.Sub(want).Norm() > 1e-15 {
+	if got, want := advect(x, v, 0.1), (geom.Vec3{0.6, 0.05, 0.8}); got.Sub(want).Norm() > 1e-15 {
 		t.Errorf("x + dt v = %v, want %v", got, want)
 	}
-	if got, want := s.advect(x, v, 0.5), (geom.Vec3{1, 0, 1}); got != want {
+	if got, want := advect(x, v, 0.5), (geom.Vec3{1, 0, 1}); got != want {
 		t.Errorf("past the walls: %v, want the domain's corner %v", got, want)
 	}
 }
