@@ -67,7 +67,7 @@ func (p Pattern) Validate() error {
 }
 
 // lipschitzShape is a Shape that knows a bound L on |phi(p) - phi(q)| / |p - q|
-// (levelset.MeshShape, levelset.GridShape). Any other Shape is taken to be a signed
+// (voxelize.MeshShape, levelset.GridShape). Any other Shape is taken to be a signed
 // distance or a min/max of signed distances, with L = 1.
 type lipschitzShape interface{ Lipschitz() float64 }
 

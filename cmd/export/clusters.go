@@ -16,7 +16,7 @@ import (
 )
 
 // -to clusters: does the snow break into lumps or into powder? One CSV row per frame
-// with the clusters of simcore.Clusters: particles closer than the link distance are
+// with the clusters of particles.Clusters: particles closer than the link distance are
 // neighbours, a cluster is a chain of neighbours, powder the clusters of fewer than
 // -powder particles.
 

@@ -19,7 +19,7 @@ import (
 // moved by a rounding step. Vertex order is kept, so vertex i of m is line
 // "v" number i+1 of the file.
 //
-// An invalid mesh (see levelset.Mesh.Validate) is an error that writes nothing.
+// An invalid mesh (see geom.Mesh.Validate) is an error that writes nothing.
 // Output is buffered; the underlying writer is not closed.
 func Write(w io.Writer, m *geom.Mesh) error {
 	if m == nil {

@@ -6,7 +6,7 @@
 // welds corners with bit-identical float32 coordinates into shared vertices,
 // numbered in order of first appearance, so that a closed surface reads as a
 // closed mesh and the frames of a sequence exported from one animated mesh get
-// the same vertex numbering (levelset.SameTopology says when they do not, for
+// the same vertex numbering (geom.SameTopology says when they do not, for
 // example when two vertices meet in some frames only). Triangles keep the file's
 // corner order, which STL defines as counter-clockwise seen from outside; the
 // stored facet normals are ignored, since exporters often leave them zero.

@@ -9,7 +9,7 @@ import (
 	"snowtools/levelset/parallel"
 )
 
-// voxelizer holds one Voxelize call's state between its stages.
+// voxelizer holds one Mesh call's state between its stages.
 type voxelizer struct {
 	mesh   *geom.Mesh
 	opt    Options

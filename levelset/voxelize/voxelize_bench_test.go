@@ -35,7 +35,7 @@ func BenchmarkVoxelizeOpenMesh(b *testing.B) {
 	benchmarkVoxelize(b, m, Options{VoxelSize: 2.0 / 128, HalfWidth: 3, Threads: 2})
 }
 
-// benchmarkVoxelize times Voxelize and reports seconds per frame, band voxels per
+// benchmarkVoxelize times Mesh and reports seconds per frame, band voxels per
 // second and the band's size.
 func benchmarkVoxelize(b *testing.B, m *geom.Mesh, opt Options) {
 	var active int64

@@ -20,7 +20,7 @@ type Collider interface {
 
 // A BoundedCollider also says where its solid is: Bounds(t) holds every point with
 // phi <= 0 at time t. ok is false when it cannot say (a half-space, or a body whose
-// shape is not levelset.Bounded): the solid may then be anywhere.
+// shape is not geom.Bounded): the solid may then be anywhere.
 type BoundedCollider interface {
 	Collider
 	Bounds(t float64) (b geom.Box, ok bool)

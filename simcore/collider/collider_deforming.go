@@ -11,7 +11,7 @@ import (
 	"snowtools/levelset/geom"
 )
 
-// Keyframe is one frame of a deforming collider, as levelset.Voxelize makes it and
+// Keyframe is one frame of a deforming collider, as voxelize.Mesh makes it and
 // cmd/voxelize writes it: grids in world space, each with its own transform. (The
 // normal grid is not needed: see Interpolate.)
 type Keyframe struct {

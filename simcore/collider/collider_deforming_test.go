@@ -226,7 +226,7 @@ func TestDeformingRotation(t *testing.T) {
 	}
 }
 
-// rigidShape is a rigid body frozen at one time, as a levelset.Shape.
+// rigidShape is a rigid body frozen at one time, as a geom.Shape.
 type rigidShape struct {
 	body *RigidBody
 	t    float64

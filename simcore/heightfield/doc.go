@@ -2,7 +2,7 @@
 // sand, mud, and snow" (Graphics Interface 1998): ground as a height field of
 // vertical columns that objects press prints into. It is far cheaper than MPM for
 // footprints, tyre tracks and trails across large areas, and is driven by the same
-// colliders as the MPM solver (any simcore.Collider).
+// colliders as the MPM solver (any collider.Collider).
 //
 // A step (Sim.Step) follows the paper's section "Motion of the Ground Material":
 //

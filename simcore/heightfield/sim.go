@@ -21,7 +21,7 @@ type Config struct {
 	Material Material
 	Spray    Spray
 	Gravity  geom.Vec3
-	// Colliders press into the ground. Those that are simcore.BoundedCollider
+	// Colliders press into the ground. Those that are collider.BoundedCollider
 	// activate only the columns under their box; any other activates the whole
 	// virtual grid.
 	Colliders []collider.Collider

@@ -248,5 +248,5 @@ func vertexBounds(r io.Reader) (lo, hi geom.Vec3, err error) {
 }
 
 // maxPLYVertices is the largest vertex count whose indices fit the int32 of
-// levelset.Mesh.
+// geom.Mesh.
 const maxPLYVertices = math.MaxInt32
