@@ -10,42 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/cmd/internal/scene/scenetest"
 	"snowtools/formats/heightpng"
 	"snowtools/formats/ply"
 )
 
-// groundScene is a 40 x 30 cm patch of ground that a ball presses 2 cm deep and
-// leaves again.
-const groundScene = `
-[ground]
-material = "sand"
-cell = 0.01
-min = [-0.2, -0.15]
-max = [0.2, 0.15]
-
-[time]
-fps = 20
-frames = 6
-
-[[collider]]
-shape = "sphere"
-center = [0.0, 0.05, 0.0]
-radius = 0.05
-[[collider.key]]
-time = 0.0
-translation = [0.0, 0.02, 0.0]
-[[collider.key]]
-time = 0.1
-translation = [0.0, -0.02, 0.0]
-[[collider.key]]
-time = 0.2
-translation = [0.0, 0.1, 0.0]
-`
-
 func TestGroundSceneRuns(t *testing.T) {
 	dir := t.TempDir()
 	scene := filepath.Join(dir, "ground.toml")
-	if err := os.WriteFile(scene, []byte(groundScene), 0o644); err != nil {
+	if err := os.WriteFile(scene, []byte(scenetest.GroundScene), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, out := range []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")} {
@@ -116,7 +89,7 @@ func TestGroundSceneOptions(t *testing.T) {
 	// OBJ meshes of the touched columns only, no height maps, mud from -set.
 	dir := t.TempDir()
 	scene := filepath.Join(dir, "ground.toml")
-	text := groundScene + "\n[output]\nground_mesh = \"g.####.obj\"\nground_height_map = \"\"\nground_area = \"touched\"\n"
+	text := scenetest.GroundScene + "\n[output]\nground_mesh = \"g.####.obj\"\nground_height_map = \"\"\nground_area = \"touched\"\n"
 	if err := os.WriteFile(scene, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -148,14 +121,14 @@ func TestGroundSceneOptions(t *testing.T) {
 func TestGroundFromHeightMap(t *testing.T) {
 	dir := t.TempDir()
 	first := filepath.Join(dir, "first.toml")
-	if err := os.WriteFile(first, []byte(groundScene), 0o644); err != nil {
+	if err := os.WriteFile(first, []byte(scenetest.GroundScene), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code := run([]string{"-o", filepath.Join(dir, "one"), first}, &bytes.Buffer{}, &bytes.Buffer{}); code != 0 {
 		t.Fatal("first run failed")
 	}
 	second := filepath.Join(dir, "second.toml")
-	text := strings.Replace(groundScene, "[time]", "[ground.height_map]\npath = \"one/ground.0006.png\"\n\n[time]", 1)
+	text := strings.Replace(scenetest.GroundScene, "[time]", "[ground.height_map]\npath = \"one/ground.0006.png\"\n\n[time]", 1)
 	if err := os.WriteFile(second, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}

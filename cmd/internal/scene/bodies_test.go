@@ -2,83 +2,24 @@ package scene
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"snowtools/cmd/internal/cli"
-	"snowtools/cmd/internal/meshfile"
-	"snowtools/formats/vdb"
+	"snowtools/cmd/internal/scene/scenetest"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
 	"snowtools/simcore/collider"
 )
 
-// writeBoxOBJ writes the box [lo, hi] as an OBJ of six quads, counter-clockwise from
-// outside.
-func writeBoxOBJ(t *testing.T, path string, lo, hi geom.Vec3) {
-	t.Helper()
-	var b strings.Builder
-	for i := range 8 {
-		c := lo
-		for a := range 3 {
-			if i>>a&1 == 1 {
-				c[a] = hi[a]
-			}
-		}
-		fmt.Fprintf(&b, "v %g %g %g\n", c[0], c[1], c[2])
-	}
-	// Vertex n has x from bit 0, y from bit 1, z from bit 2 (1-based in the file).
-	b.WriteString("f 1 5 7 3\nf 2 4 8 6\nf 1 2 6 5\nf 3 7 8 4\nf 1 3 4 2\nf 5 6 8 7\n")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// writePlateSequence writes, as voxelize would, the collider files of a plate (a box
-// of the given size) whose centre starts at c0 and moves at v, at fps, frames 1..n.
-func writePlateSequence(t *testing.T, dir string, c0, size, v geom.Vec3, fps float64, n int, h float64) {
-	t.Helper()
-	half := size.Scale(0.5)
-	for f := 1; f <= n; f++ {
-		c := c0.Add(v.Scale(float64(f-1) / fps))
-		obj := filepath.Join(dir, "plate.obj")
-		writeBoxOBJ(t, obj, c.Sub(half), c.Add(half))
-		m, err := meshfile.Read(obj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Velocities = make([]geom.Vec3, len(m.Positions))
-		for i := range m.Velocities {
-			m.Velocities[i] = v
-		}
-		col, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: h, HalfWidth: 4})
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := &vdb.File{
-			Meta: vdb.Metadata{"frame": int32(f), "fps": fps, "time": float64(f-1) / fps},
-			Grids: []*vdb.Grid{
-				{Name: "surface", Class: vdb.LevelSet, Float: col.Surface},
-				{Name: "velocity", VectorType: "contravariant relative", Vec3: col.Velocity},
-			},
-		}
-		path := filepath.Join(dir, fmt.Sprintf("plate.%04d.vdb", f))
-		if err := cli.WriteFileAtomic(path, func(w io.Writer) error { return vdb.Write(w, file, &vdb.DefaultOptions) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // Every new kind of body parses into the solver's types, with its keys.
 func TestSceneBodies(t *testing.T) {
 	dir := t.TempDir()
-	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
-	writePlateSequence(t, dir, geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.04, 0.3, 0.4}, geom.Vec3{0.5, 0, 0}, 10, 3, 0.02)
+	scenetest.WriteBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
+	scenetest.WritePlateSequence(t, dir, geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.04, 0.3, 0.4}, geom.Vec3{0.5, 0, 0}, 10, 3, 0.02)
 	scene := `
 [domain]
 min = [0, 0, 0]
@@ -188,7 +129,7 @@ rotation = [0, 0, 0, 1]
 
 func TestSceneBodyErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
+	scenetest.WriteBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})
 	base := "[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n[[snow]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.2\n"
 	for _, tc := range []struct{ extra, want string }{
 		{"[[collider]]\nshape = \"mesh\"\n", "collider[1].path: required"},
