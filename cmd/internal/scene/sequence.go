@@ -53,7 +53,7 @@ func (l *loader) sequence(ck *colliderKeys, key string, contact collider.Surface
 		if i == 0 && kf != nil {
 			return kf, nil
 		}
-		kf, err = readKeyframe(frames[i].Path)
+		kf, err := readKeyframe(frames[i].Path)
 		if err != nil {
 			return nil, fmt.Errorf("frame %d (%s): %v", frames[i].Number, frames[i].Path, err)
 		}
