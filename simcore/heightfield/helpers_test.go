@@ -1,7 +1,6 @@
 package heightfield
 
 import (
-	"math"
 	"strconv"
 	"testing"
 
@@ -50,25 +49,6 @@ func newSim(t *testing.T, cfg Config) *Sim {
 func budgetError(s *Sim) float64 {
 	st := s.Stats()
 	return s.Field().Surplus() + s.Adhered() + s.Airborne() + st.Compressed + st.Lost
-}
-
-// profile returns the heights of the stored columns in r.
-func profile(s *Sim, r Rect) []float64 {
-	out := make([]float64, 0, r.Columns())
-	for j := r.J0; j < r.J1; j++ {
-		for i := r.I0; i < r.I1; i++ {
-			out = append(out, s.Field().Height(i, j))
-		}
-	}
-	return out
-}
-
-func maxAbs(v []float64) float64 {
-	m := 0.0
-	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
-	}
-	return m
 }
 
 func itoa(v int) string     { return strconv.Itoa(v) }
