@@ -67,9 +67,16 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 			gradV[j] *= invH // from h grad v
 		}
 		jE, mu, lambda := s.updateDeformation(i, dt, &gradV) // 7
-		blendPICFLIP(v, alpha, &vPIC, &dv)                   // 8
-		s.collide(near, x, v, dt, t1)                        // 9
-		s.advect(x, v, dt)                                   // 10
+		if p.Affine != nil {
+			*v = vPIC // 8, APIC: v_p is the PIC velocity, C_p from the same nodes
+			d := stencilOffsets(*x, invH)
+			C := gatherAffine(nodes, &ker, ox, oy, oz, invH, &d)
+			p.Affine[i].set(&C)
+		} else {
+			blendPICFLIP(v, alpha, &vPIC, &dv) // 8
+		}
+		s.collide(near, x, v, dt, t1) // 9
+		s.advect(x, v, dt)            // 10
 		// For the next time step, and to catch a state gone bad:
 		speed2 := v[0]*v[0] + v[1]*v[1] + v[2]*v[2]
 		ws.stats.maxSpeed2 = max(ws.stats.maxSpeed2, speed2)

@@ -24,6 +24,9 @@ type Particles struct {
 	// Sinter is the pressure-sintering law and state per particle (sintering.go): nil
 	// while no particle sinters, else one entry per particle (zero where it does not).
 	Sinter []ParticleSintering
+	// Affine is the APIC transfer's affine velocity C_p (1/s, apic.go): nil unless the
+	// simulation uses that transfer.
+	Affine []Mat3f
 
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
@@ -105,6 +108,18 @@ func (p *Particles) setSintering(i int, ps ParticleSintering) {
 		p.Sinter = make([]ParticleSintering, p.Len())
 	}
 	p.Sinter[i] = ps
+}
+
+// setAffine gives particle i the APIC affine velocity C, making room for every
+// particle's the first time one has one.
+func (p *Particles) setAffine(i int, C Mat3f) {
+	if p.Affine == nil {
+		if C == (Mat3f{}) {
+			return
+		}
+		p.Affine = make([]Mat3f, p.Len())
+	}
+	p.Affine[i] = C
 }
 
 // Density returns the particle's current mass density m_p / (V_p^0 J), J = det F_E J_P

@@ -243,6 +243,11 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 			}
 		}
 	})
+	// The velocity field Velocity + Spin x (x - Center) has the gradient [Spin x]: the
+	// affine velocity an APIC particle starts with, so that the first transfer keeps the
+	// spin whole (the solver drops it for the other transfer).
+	w := f.src.Spin
+	spinGradient := Mat3f{0, float32(-w[2]), float32(w[1]), float32(w[2]), 0, float32(-w[0]), float32(-w[1]), float32(w[0]), 0}
 	inside := 0
 	for i := range pts {
 		if pts[i].phi < 0 {
@@ -264,6 +269,7 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 		v := f.src.Velocity.Add(f.src.Spin.Cross(x.Sub(f.src.Center)))
 		f.p.set(next, x, v, mass, pm)
 		f.p.setSintering(next, ps)
+		f.p.setAffine(next, spinGradient)
 		next++
 	}
 	f.added += inside

@@ -21,7 +21,8 @@ type Config struct {
 	Domain    geom.Box         // particles never leave it; its faces are colliders
 	Walls     collider.Surface // how the domain's faces treat snow
 	Gravity   geom.Vec3        // m/s^2, from GravityStart (s) on: none acts before
-	FlipAlpha float64          // alpha of stage 8: 0 is PIC, 1 is FLIP; the paper uses 0.95
+	Transfer  Transfer         // stages 1 and 8: the paper's PICFLIP, or APIC (apic.go)
+	FlipAlpha float64          // alpha of stage 8 for PICFLIP: 0 is PIC, 1 is FLIP; the paper uses 0.95
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
@@ -106,6 +107,8 @@ func (c *Config) Validate() error {
 		return badSetting("gravity", "%v: must be finite", c.Gravity)
 	case !(c.GravityStart >= 0) || math.IsInf(c.GravityStart, 0):
 		return badSetting("gravity_start", "%g s: must be >= 0", c.GravityStart)
+	case c.Transfer != PICFLIP && c.Transfer != APIC:
+		return badSetting("transfer", "%d: unknown", c.Transfer)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
 		return badSetting("integrator", "%d: unknown", c.Integrator)
 	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
@@ -187,6 +190,12 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 		if !p.V[i].IsFinite() || !(p.Mass[i] > 0) {
 			return nil, fmt.Errorf("particle %d: velocity %v and mass %g must be finite and the mass > 0", i, p.V[i], p.Mass[i])
 		}
+	}
+	switch {
+	case cfg.Transfer == APIC && p.Affine == nil:
+		p.Affine = make([]Mat3f, p.Len()) // C_p = 0: each particle starts as a constant velocity
+	case cfg.Transfer != APIC:
+		p.Affine = nil // from a run resumed with the other transfer
 	}
 	p.trim()
 	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H}

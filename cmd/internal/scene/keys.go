@@ -22,6 +22,7 @@ var configKeys = map[string]string{
 	"max_dt":         "time.max_dt",
 	"min_dt":         "time.min_dt",
 	"flip_alpha":     "solver.flip_alpha",
+	"transfer":       "solver.transfer",
 	"threads":        "solver.threads",
 	"gravity":        "solver.gravity",
 	"gravity_start":  "solver.gravity_start",

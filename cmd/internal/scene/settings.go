@@ -33,6 +33,12 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	s := f.Solver
 	set(&cfg.Gravity, s.Gravity)
 	set(&cfg.GravityStart, s.GravityStart)
+	if s.Transfer != nil {
+		var ok bool
+		if cfg.Transfer, ok = byName(*s.Transfer, simcore.PICFLIP, simcore.APIC); !ok {
+			return cfg, keyError("solver.transfer", "%q: use pic-flip or apic", *s.Transfer)
+		}
+	}
 	set(&cfg.FlipAlpha, s.FlipAlpha)
 	set(&cfg.Threads, s.Threads)
 	if s.Integrator != nil {
