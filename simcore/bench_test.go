@@ -10,9 +10,14 @@ import (
 )
 
 // snowballScene is the benchmark scene: a snowball of about 1e5 particles (radius 14.4
-// cells, 8 per cell) thrown at the ground, which it reaches after a few steps.
-func snowballScene(b *testing.B, threads int) *Sim {
+// cells, 8 per cell) thrown at the ground, which it reaches after a few steps, with the
+// paper's PIC/FLIP transfer.
+func snowballScene(b *testing.B, threads int) *Sim { return snowballSceneWith(b, threads, PICFLIP) }
+
+// snowballSceneWith is snowballScene with the given transfer.
+func snowballSceneWith(b *testing.B, threads int, transfer Transfer) *Sim {
 	cfg := DefaultConfig()
+	cfg.Transfer = transfer
 	cfg.H = 0.01
 	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.5, 0.8}}
 	cfg.Threads = threads
@@ -64,6 +69,28 @@ func BenchmarkStep(b *testing.B) {
 			b.ReportMetric(float64(heapInUse()-base)/n, "B/particle")
 			b.ReportMetric(n, "particles")
 			runtime.KeepAlive(s)
+		})
+	}
+}
+
+// BenchmarkTransfer compares the cost of a whole explicit step with each transfer on
+// the snowball, on one thread, in nanoseconds per particle-step.
+func BenchmarkTransfer(b *testing.B) {
+	for _, transfer := range []Transfer{PICFLIP, APIC} {
+		b.Run("transfer="+transfer.String(), func(b *testing.B) {
+			s := snowballSceneWith(b, 1, transfer)
+			for s.Time < 0.01 {
+				if err := s.Step(s.stableDt()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := s.Step(s.stableDt()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(s.P.Len()), "ns/particle-step")
 		})
 	}
 }

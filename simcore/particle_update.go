@@ -69,8 +69,8 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		jE, mu, lambda := s.updateDeformation(i, dt, &gradV) // 7
 		if p.Affine != nil {
 			*v = vPIC // 8, APIC: v_p is the PIC velocity, C_p from the same nodes
-			d := stencilOffsets(*x, invH)
-			C := gatherAffine(nodes, &ker, ox, oy, oz, invH, &d)
+			E := ker.moments(*x, invH)
+			C := gatherAffine(nodes, &ker, &E, ox, oy, oz, invH)
 			p.Affine[i].set(&C)
 		} else {
 			blendPICFLIP(v, alpha, &vPIC, &dv) // 8

@@ -92,8 +92,8 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 		ox, oy, oz := stencilOffset(base)
 		scatterParticle(win, &ker, ox, oy, oz, float64(p.Mass[i]), p.V[i], &p.stress[i], invH) // 1 and 3
 		if p.Affine != nil {
-			d := stencilOffsets(p.X[i], invH)
-			scatterAffineMomentum(win, &ker, ox, oy, oz, float64(p.Mass[i]), &p.Affine[i], s.cfg.H, &d) // 1, APIC
+			E := ker.moments(p.X[i], invH)
+			scatterAffineMomentum(win, &ker, &E, ox, oy, oz, float64(p.Mass[i]), &p.Affine[i], s.cfg.H) // 1, APIC
 		}
 		if len(s.pressed) > 0 {
 			scatterExternalForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
