@@ -41,14 +41,18 @@ const cubicMoment = 1.0 / 3
 // d = (x_i - x_p)/h = a - 1 - f, f being the particle's fraction of its cell (see
 // stencil1D). sum_i w_ip (x_i - x_p)/h is then (Ex Wy Wz, Wx Ey Wz, Wx Wy Ez) summed
 // over the stencil: the form of h grad w_ip with the slopes D replaced by E, which lets
-// the gradient's tensor-product sums serve APIC as well.
+// the gradient's tensor-product sums serve APIC as well. The cubic B-spline's first
+// moment is zero, sum_a W[k][a] d[k][a] = 0, which is what makes the affine part carry
+// no net momentum; the cached weights are float32, so the second node's E is derived
+// from the others (as kernelCache derives its weight) to keep the sum zero.
 func (k *kernel) moments(x geom.Vec3, invH float64) (E [3][4]float64) {
 	for ax := range E {
 		X := x[ax] * invH
 		f := X - math.Floor(X)
-		for a := range E[ax] {
-			E[ax][a] = k.W[ax][a] * (float64(a) - 1 - f)
-		}
+		E[ax][0] = k.W[ax][0] * (-1 - f)
+		E[ax][2] = k.W[ax][2] * (1 - f)
+		E[ax][3] = k.W[ax][3] * (2 - f)
+		E[ax][1] = -(E[ax][0] + E[ax][2] + E[ax][3])
 	}
 	return E
 }

@@ -34,14 +34,19 @@ func centroid(p *Particles) geom.Vec3 {
 }
 
 // Rasterizing with normalized weights and transferring back conserves linear momentum to
-// round-off, for PIC, FLIP and the blend; so do the internal elastic forces (their grid
+// round-off, for PIC, FLIP, the blend and APIC; so do the internal elastic forces (their grid
 // sum is zero because the kernel gradients sum to zero).
 func TestTransfersConserveMomentum(t *testing.T) {
-	for _, alpha := range []float64{0, 0.95, 1} {
+	for _, c := range []struct {
+		transfer Transfer
+		alpha    float64
+	}{{PICFLIP, 0}, {PICFLIP, 0.95}, {PICFLIP, 1}, {APIC, 0}} {
+		alpha := c.alpha
 		cfg := DefaultConfig()
 		cfg.H = 0.05
 		cfg.Domain = geom.Box{Min: geom.Vec3{-5, -5, -5}, Max: geom.Vec3{5, 5, 5}}
 		cfg.Gravity = geom.Vec3{}
+		cfg.Transfer = c.transfer
 		cfg.FlipAlpha = alpha
 		p := &Particles{}
 		rng := rand.New(rand.NewPCG(11, 12))
@@ -61,7 +66,7 @@ func TestTransfersConserveMomentum(t *testing.T) {
 				t.Fatal(err)
 			}
 			if d := p.momentum().Sub(p0).Norm(); d > 1e-13*float64(p.Len()) {
-				t.Fatalf("alpha %g step %d: momentum changed by %g (of %v)", alpha, step, d, p0)
+				t.Fatalf("%v, alpha %g, step %d: momentum changed by %g (of %v)", c.transfer, alpha, step, d, p0)
 			}
 		}
 		if !(p.JP[0] != 1 || p.FE[0] != mat3fOf(linalg.Identity3)) {
@@ -74,7 +79,22 @@ func TestTransfersConserveMomentum(t *testing.T) {
 // v^{n+1} = v^n + dt g, x^{n+1} = x^n + dt v^{n+1} to round-off, the analytic
 // x0 + v0 t + g t^2/2 to O(dt), and does not deform.
 func TestFreeFall(t *testing.T) {
+	forTransfers(t, testFreeFall)
+}
+
+// transfers are the choices of stage 8 that the physics tests run with.
+var transfers = []Transfer{PICFLIP, APIC}
+
+// forTransfers runs test once per transfer, as a subtest named after it.
+func forTransfers(t *testing.T, test func(t *testing.T, transfer Transfer)) {
+	for _, tr := range transfers {
+		t.Run(tr.String(), func(t *testing.T) { test(t, tr) })
+	}
+}
+
+func testFreeFall(t *testing.T, transfer Transfer) {
 	cfg := DefaultConfig()
+	cfg.Transfer = transfer
 	cfg.H = 0.05
 	cfg.Domain = geom.Box{Min: geom.Vec3{-1, -3, -1}, Max: geom.Vec3{1, 1, 1}}
 	v0 := geom.Vec3{0.3, 1, -0.2}
@@ -159,9 +179,14 @@ func TestSlope(t *testing.T) {
 	if testing.Short() {
 		t.Skip("half a second of simulation; skipped with -short")
 	}
+	forTransfers(t, testSlope)
+}
+
+func testSlope(t *testing.T, transfer Transfer) {
 	const g, angle = 9.81, math.Pi / 6
 	for _, mu := range []float64{0.2, 1} {
 		cfg := DefaultConfig()
+		cfg.Transfer = transfer
 		cfg.H = 0.04
 		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1.6, 0.5, 0.6}}
 		cfg.Gravity = geom.Vec3{g * math.Sin(angle), -g * math.Cos(angle), 0}
@@ -205,9 +230,14 @@ func TestStickyWallHoldsSnow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a quarter second of simulation; skipped with -short")
 	}
+	forTransfers(t, testStickyWallHoldsSnow)
+}
+
+func testStickyWallHoldsSnow(t *testing.T, transfer Transfer) {
 	drop := map[collider.ContactMode]float64{}
 	for _, mode := range []collider.ContactMode{collider.Sticky, collider.Slip} {
 		cfg := DefaultConfig()
+		cfg.Transfer = transfer
 		cfg.H = 0.04
 		cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.8, 0.6}}
 		cfg.Colliders = []collider.Collider{&collider.MovingShape{
