@@ -46,12 +46,16 @@ func (killer) Write([]byte) (int, error) {
 }
 
 // smallScene takes about a second with 2 threads: a soft snowball thrown at a sticky
-// sphere, so that it packs, sticks and slides.
+// sphere, so that it packs, sticks and slides. It uses the APIC transfer, so that its
+// checkpoints carry the optional affine channel as well as the others.
 const smallScene = `
 [domain]
 min = [0.0, 0.0, 0.0]
 max = [0.6, 0.6, 0.6]
 h = 0.04
+
+[solver]
+transfer = "apic"
 
 [time]
 fps = 24
