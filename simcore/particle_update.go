@@ -42,7 +42,7 @@ func (s *Sim) updateParticles(dt, t1 float64) error {
 // updateBlock is updateParticles on the particles of one block.
 func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	p := s.P
-	alpha := s.cfg.FlipAlpha
+	alpha := s.cfg.flipAlpha(dt)
 	invH := s.invH
 	// Copy the window's velocities into dense memory.
 	nodes := &ws.velocities
@@ -99,6 +99,16 @@ func blendPICFLIP(v *geom.Vec3, alpha float64, vPIC, dv *geom.Vec3) {
 	for a := range v {
 		v[a] = (1-alpha)*vPIC[a] + alpha*(v[a]+dv[a])
 	}
+}
+
+// flipAlpha returns the PIC/FLIP blend of a step of dt: FlipAlpha, or with
+// FlipAlphaStep FlipAlpha^(dt / FlipAlphaStep), which makes the PIC share's damping of
+// relative motion, FlipAlpha per FlipAlphaStep seconds, independent of the step.
+func (c *Config) flipAlpha(dt float64) float64 {
+	if c.FlipAlphaStep > 0 && c.FlipAlpha > 0 {
+		return math.Pow(c.FlipAlpha, dt/c.FlipAlphaStep)
+	}
+	return c.FlipAlpha
 }
 
 // advect is stage 10: it moves x by dt v, x^{n+1} = x^n + dt v^{n+1}, clamped into the

@@ -23,6 +23,12 @@ type Config struct {
 	Gravity   geom.Vec3        // m/s^2, from GravityStart (s) on: none acts before
 	Transfer  Transfer         // stages 1 and 8: the paper's PICFLIP, or APIC (apic.go)
 	FlipAlpha float64          // alpha of stage 8 for PICFLIP: 0 is PIC, 1 is FLIP; the paper uses 0.95
+	// FlipAlphaStep, if > 0, is the time step (s) that FlipAlpha is meant for: a step of
+	// dt then blends with FlipAlpha^(dt / FlipAlphaStep), so that the PIC share damps
+	// relative motion by the same factor per second at any step length. 0 applies
+	// FlipAlpha to every step, as the paper does (its semi-implicit steps were about
+	// 5e-4 s; the explicit integrator takes 10-100 times as many).
+	FlipAlphaStep float64
 	// CFL is the fraction of a cell that the fastest signal may cross per step: particle
 	// speed plus elastic wave speed for the explicit integrator, particle speed alone for
 	// the semi-implicit one (where it bounds the strain a step imposes where snow meets a
@@ -95,6 +101,8 @@ func (c *Config) Validate() error {
 		return badSetting("h", "%g: must be > 0 (the grid spacing)", c.H)
 	case !(c.FlipAlpha >= 0 && c.FlipAlpha <= 1):
 		return badSetting("flip_alpha", "%g: must be in [0, 1]", c.FlipAlpha)
+	case !(c.FlipAlphaStep >= 0) || math.IsInf(c.FlipAlphaStep, 0):
+		return badSetting("flip_alpha_step", "%g s: must be >= 0 (0: flip_alpha applies per step)", c.FlipAlphaStep)
 	case !(c.CFL >= 0 && c.CFL <= 1):
 		return badSetting("cfl", "%g: must be in (0, 1] (0: the integrator's default)", c.CFL)
 	case !(c.MaxDt > 0):

@@ -228,6 +228,23 @@ func TestStage8PICAndFLIP(t *testing.T) {
 	}
 }
 
+// With flip_alpha_step, the blend depends on the time rather than on the steps: the PIC
+// share of n steps of dt damps by the same factor as one step of n dt, and a step of
+// flip_alpha_step blends with flip_alpha. Without it, every step blends with flip_alpha.
+func TestFlipAlphaPerSecond(t *testing.T) {
+	cfg := DefaultConfig()
+	if got := cfg.flipAlpha(1e-5); got != cfg.FlipAlpha {
+		t.Errorf("per step: alpha %g, want flip_alpha %g", got, cfg.FlipAlpha)
+	}
+	cfg.FlipAlphaStep = 5e-4
+	if got := cfg.flipAlpha(5e-4); math.Abs(got-0.95) > 1e-15 {
+		t.Errorf("a step of flip_alpha_step: alpha %g, want 0.95", got)
+	}
+	if one, many := cfg.flipAlpha(4e-4), math.Pow(cfg.flipAlpha(4e-4/40), 40); math.Abs(one-many) > 1e-12 {
+		t.Errorf("one step of 0.4 ms keeps %g of the FLIP part, 40 steps of 10 us keep %g", one, many)
+	}
+}
+
 // Stage 10 moves a particle by dt v, and never out of the domain.
 func TestStage10Advection(t *testing.T) {
 	s, err := NewSim(DefaultConfig(), &Particles{}) // the unit cube

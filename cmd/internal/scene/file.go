@@ -45,11 +45,12 @@ type timeKeys struct {
 }
 
 type solverKeys struct {
-	Gravity      *geom.Vec3 `toml:"gravity"`
-	GravityStart *float64   `toml:"gravity_start"` // s: no gravity before
-	Transfer     *string    `toml:"transfer"`      // pic-flip | apic
-	FlipAlpha    *float64   `toml:"flip_alpha"`
-	Threads      *int       `toml:"threads"`
+	Gravity       *geom.Vec3 `toml:"gravity"`
+	GravityStart  *float64   `toml:"gravity_start"` // s: no gravity before
+	Transfer      *string    `toml:"transfer"`      // pic-flip | apic
+	FlipAlpha     *float64   `toml:"flip_alpha"`
+	FlipAlphaStep *float64   `toml:"flip_alpha_step"` // s: the step flip_alpha is meant for; 0: every step
+	Threads       *int       `toml:"threads"`
 	// Stage 6, section 6.1.
 	Integrator    *string  `toml:"integrator"`
 	Beta          *float64 `toml:"beta"`

@@ -40,6 +40,7 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 		}
 	}
 	set(&cfg.FlipAlpha, s.FlipAlpha)
+	set(&cfg.FlipAlphaStep, s.FlipAlphaStep)
 	set(&cfg.Threads, s.Threads)
 	if s.Integrator != nil {
 		var ok bool
