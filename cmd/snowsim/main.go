@@ -22,8 +22,8 @@ writes one Krakatoa PRT particle file per frame.
 Usage:
   snowsim [flags] [scene.toml]
 
-With no scene it runs the built-in demo: snowballs smashing into each other and
-into a sticky wall, written to snowsim-demo/snow.####.prt.
+With no scene it runs the built-in demo: snowballs thrown into each other and
+at a sticky wall, written to snowsim-demo/snow.####.prt.
 
 Every -checkpoint frames it saves the whole state next to the frames
 (snow.####.snowstate); a run that was stopped, even killed, continues from
