@@ -42,6 +42,7 @@ var Channels = []Channel{
 	{Name: "Mat", data: field(materials, func(p *Particles) *[]ParticleMaterial { return &p.Mat })},
 	{Name: "Stress", data: field(sym3fs, func(p *Particles) *[]sym3f { return &p.stress })},
 	{Name: "Sinter", data: field(sinterings, func(p *Particles) *[]ParticleSintering { return &p.Sinter }), Optional: true},
+	{Name: "Rho0", data: field(float32s, func(p *Particles) *[]float32 { return &p.Rho0 })},
 }
 
 // Channel is one per-particle field of Particles.

@@ -149,6 +149,47 @@ func TestRestingBlockStaysPut(t *testing.T) {
 	}
 }
 
+// Snow at rest reads the density it was seeded with, up to its surface: after a block
+// has settled on the floor, every particle's Density is within 2% of rho_0 (its weight
+// compresses the bottom by rho g H / (lambda + 2 mu), 0.4%). Stage 2's estimate
+// m_p / V_p^0, which the forces use, agrees in the interior (2h or more from every
+// face, the floor included) but reads far less near the faces (see Density).
+func TestDensityAtRest(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.H = 0.04
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 0.6, 1}}
+	box := geom.Box{Min: geom.Vec3{0.3, 0, 0.3}, Max: geom.Vec3{0.7, 0.2, 0.7}}
+	s := newBlock(t, cfg, box, DefaultMaterial, geom.Vec3{})
+	if _, err := s.Advance(0.1); err != nil { // five times the elastic wave's way down and back
+		t.Fatal(err)
+	}
+	p, rho0 := s.P, DefaultMaterial.Density
+	var interior, surface, interiorStage2, surfaceStage2 []float64
+	for i, x := range p.X {
+		rho, stage2 := p.Density(i), float64(p.Mass[i])/(float64(p.Vol0[i])*p.VolumeRatio(i))
+		if math.Abs(rho/rho0-1) > 0.02 {
+			t.Fatalf("particle %d at %v: density %.4g kg/m^3, want %g within 2%%", i, x, rho, rho0)
+		}
+		if phi, _ := box.Distance(x); phi < -2*cfg.H {
+			interior, interiorStage2 = append(interior, rho), append(interiorStage2, stage2)
+		} else {
+			surface, surfaceStage2 = append(surface, rho), append(surfaceStage2, stage2)
+		}
+	}
+	mean := func(v []float64) float64 {
+		sum := 0.0
+		for _, x := range v {
+			sum += x
+		}
+		return sum / float64(len(v))
+	}
+	t.Logf("%d particles 2h or more inside: mean density %.4g kg/m^3 (stage 2: %.4g); %d nearer the surface: %.4g (stage 2: %.4g)",
+		len(interior), mean(interior), mean(interiorStage2), len(surface), mean(surface), mean(surfaceStage2))
+	if len(interior) == 0 || math.Abs(mean(interiorStage2)/rho0-1) > 0.02 {
+		t.Errorf("stage 2's interior density %.4g kg/m^3: want %g within 2%%", mean(interiorStage2), rho0)
+	}
+}
+
 // meanVelocity returns the mass-weighted mean velocity.
 func meanVelocity(p *Particles) geom.Vec3 { return p.momentum().Scale(1 / p.totalMass()) }
 

@@ -6,7 +6,7 @@
 //
 //	offset  size  field
 //	     0     8  magic "SNOWSTAT"
-//	     8     4  format version (1)
+//	     8     4  format version (2)
 //	    12     4  compression (1 = zstd; the only one)
 //	    16     8  frame number (int64, >= 0)
 //	    24    32  scene identity: whatever the writer uses to recognize its input
@@ -32,11 +32,12 @@
 // and nothing after it. Columns rather than records, because a column's values are
 // alike (the materials and masses are often all equal) and compress far better.
 //
-// In version 1 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
+// In version 2 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
 // float32, FE 9 float32 (row-major), JP float32, Mat 5 float32 (Mu0, Lambda0, Xi,
-// ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz): 144 bytes per particle;
-// with flag bit 1, then Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density): 36
-// more. A change to the table changes the layout, and TestLayoutVersion asks for the
+// ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz); with flag bit 1, then
+// Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density), 36 bytes; then Rho0
+// float32 (the rest density): 148 bytes per particle without Sinter. Version 1 had no
+// Rho0. A change to the table changes the layout, and TestLayoutVersion asks for the
 // version to be raised.
 //
 // Floating-point values are stored bit for bit. The state carries no random state: the
