@@ -45,6 +45,13 @@ type Config struct {
 	Presses      []Press
 	GravityStart float64
 
+	// Damping (1/s), when above 0, is a drag on the grid velocities of stage 4: v* is
+	// multiplied by exp(-Damping dt), so that every motion, rigid ones included, decays
+	// as exp(-Damping t) on top of the method's own dynamics (see node.velocityStar).
+	// It lets soft snow that must come to rest settle; it also slows free fall, to the
+	// terminal speed |g| / Damping. 0, the default, is the paper's method.
+	Damping float64
+
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
 	// residuals to the relative residual SolverTolerance or SolverMaxIterations
@@ -106,6 +113,8 @@ func (c *Config) Validate() error {
 		return badSetting("gravity", "%v: must be finite", c.Gravity)
 	case !(c.GravityStart >= 0) || math.IsInf(c.GravityStart, 0):
 		return badSetting("gravity_start", "%g s: must be >= 0", c.GravityStart)
+	case !(c.Damping >= 0) || math.IsInf(c.Damping, 0):
+		return badSetting("damping", "%g 1/s: must be >= 0 (0: no damping)", c.Damping)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
 		return badSetting("integrator", "%d: unknown", c.Integrator)
 	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):

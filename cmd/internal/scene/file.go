@@ -47,6 +47,7 @@ type timeKeys struct {
 type solverKeys struct {
 	Gravity      *geom.Vec3 `toml:"gravity"`
 	GravityStart *float64   `toml:"gravity_start"` // s: no gravity before
+	Damping      *float64   `toml:"damping"`       // 1/s: drag on the grid velocities
 	FlipAlpha    *float64   `toml:"flip_alpha"`
 	Threads      *int       `toml:"threads"`
 	// Stage 6, section 6.1.

@@ -33,6 +33,7 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	s := f.Solver
 	set(&cfg.Gravity, s.Gravity)
 	set(&cfg.GravityStart, s.GravityStart)
+	set(&cfg.Damping, s.Damping)
 	set(&cfg.FlipAlpha, s.FlipAlpha)
 	set(&cfg.Threads, s.Threads)
 	if s.Integrator != nil {
