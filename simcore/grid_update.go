@@ -17,6 +17,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	g := &s.grid
 	h := s.cfg.H
 	gravity := s.gravity()
+	decay := math.Exp(-s.cfg.Damping * dt) // 1 without damping
 	// Nodes of a block lie within sqrt(3) 1.5 h of its centre; a node whose velocity
 	// would carry it more than one cell in a step is tested against every collider.
 	reach := math.Sqrt(3)*1.5*h + h
@@ -31,13 +32,13 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 			(float64(c[2]<<blockShift) + 1.5) * h,
 		}
 		near := s.work[w].nearColliders(s.colliders, centre, reach, t1)
-		s.updateGridBlock(bi, near, gravity, dt, t1)
+		s.updateGridBlock(bi, near, gravity, decay, dt, t1)
 	})
 }
 
 // updateGridBlock is updateGrid on the nodes of block bi, with near the colliders
-// within reach of the block.
-func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, dt, t1 float64) {
+// within reach of the block and decay the damping factor of velocityStar.
+func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) {
 	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
 	for a := 0; a < blockWidth; a++ {
 		for b := 0; b < blockWidth; b++ {
@@ -49,7 +50,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 					continue
 				}
 				var vn, vStar geom.Vec3
-				n.velocityStar(&vn, &vStar, &gravity, dt)         // 4
+				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collide(near, &x, &v, dt, t1)                   // 5
 				if s.semiImplicit() {
@@ -64,14 +65,17 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 
 // velocityStar is stage 4 for a node with mass: it sets vn to the node's velocity
 // v_i^n = momentum / m_i (the normalized weights of stage 1, which conserve momentum)
-// and vStar to v_i* = v_i^n + dt (f_i / m_i + g), equation (10) with gravity g, f_i
-// including the presses' forces. The vectors go by pointer as in the particle
-// update's stages (particle_update.go).
-func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, dt float64) {
+// and vStar to v_i* = (v_i^n + dt (f_i / m_i + g)) decay, equation (10) with gravity g,
+// f_i including the presses' forces, and decay = exp(-Damping dt), the drag of
+// Config.Damping (1 without, which leaves v_i* bit for bit as equation (10) gives it).
+// Applied every step, the factor makes a velocity decay as exp(-Damping t) whatever
+// the step, and it never amplifies one, so it cannot make a step unstable. The vectors
+// go by pointer as in the particle update's stages (particle_update.go).
+func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, decay, dt float64) {
 	inv := 1 / n.mass
 	for a := range vn {
 		vn[a] = inv * n.momentum[a]
-		vStar[a] = vn[a] + dt*(inv*n.force[a]+gravity[a])
+		vStar[a] = (vn[a] + dt*(inv*n.force[a]+gravity[a])) * decay
 	}
 }
 

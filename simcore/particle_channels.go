@@ -43,6 +43,7 @@ var Channels = []Channel{
 	{Name: "Stress", data: field(sym3fs, func(p *Particles) *[]sym3f { return &p.stress })},
 	{Name: "Sinter", data: field(sinterings, func(p *Particles) *[]ParticleSintering { return &p.Sinter }), Optional: true},
 	{Name: "Affine", data: field(mat3fs, func(p *Particles) *[]Mat3f { return &p.Affine }), Optional: true},
+	{Name: "Rho0", data: field(float32s, func(p *Particles) *[]float32 { return &p.Rho0 })},
 }
 
 // Channel is one per-particle field of Particles.

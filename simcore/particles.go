@@ -8,7 +8,7 @@ import (
 // Particles is the material points' state, as structure-of-arrays: every slice has one
 // entry per particle. Positions and velocities are float64; the deformation state is
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
-// and keeps a particle near 245 bytes including the solver's per-step scratch (36 more
+// and keeps a particle near 249 bytes including the solver's per-step scratch (36 more
 // when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
 // Every field is a channel of the table Channels (particle_channels.go), which the code
 // that handles all fields follows: a new field needs its line there.
@@ -27,6 +27,11 @@ type Particles struct {
 	// Affine is the APIC transfer's affine velocity C_p (1/s, apic.go): nil unless the
 	// simulation uses that transfer.
 	Affine []Mat3f
+	// Rho0 is the rest density rho_p^0 (kg/m^3) that the particle was seeded with: its
+	// mass over its share of the seeded volume, h^3 / PerCell for Fill, which is the
+	// material's rho_0 after Variation. 0 for a particle that nobody gave one (Add).
+	// It is what Density reports; the solver's forces use Vol0 instead (see Density).
+	Rho0 []float32
 
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
@@ -122,14 +127,45 @@ func (p *Particles) setAffine(i int, C Mat3f) {
 	p.Affine[i] = C
 }
 
-// Density returns the particle's current mass density m_p / (V_p^0 J), J = det F_E J_P
-// (kg/m^3), or 0 before the first step has measured V_p^0.
+// VolumeRatio returns J = det F_E J_P = V_p^n / V_p^0, the particle's volume now over
+// its volume at rest: 1 as seeded, below 1 where the snow has been packed.
+func (p *Particles) VolumeRatio(i int) float64 {
+	return p.FE[i].mat3().Det() * float64(p.JP[i])
+}
+
+// Density returns the particle's current mass density rho_p^0 / J (kg/m^3), J from
+// VolumeRatio: the rest density Rho0 over the volume ratio, so that snow at rest reads
+// the density it was seeded with. A particle without Rho0 falls back to stage 2's
+// estimate m_p / V_p^0, and reads 0 until the first step has measured V_p^0.
+//
+// Stage 2's V_p^0 is not used here because it is the paper's quadrature weight for
+// equation (6), not the particle's volume: rho_p^0 = sum_i m_i w_ip / h^3 smooths the
+// mass over the kernel's 4h support, so it is right in the body's interior (to 0.2%
+// for jittered seeding, measured beyond 2h of every face) and falls off towards every
+// surface, floors and walls included: about 0.58 rho_0 within h/2 of a face, 0.78 at
+// h/2 to h, 0.92 at h to 1.5h, and 0.2 rho_0 at a corner. Half the particles of a body
+// 10 to 20 cells across lie within 2h of its surface, so its mean read 0.8-0.88 rho_0.
 func (p *Particles) Density(i int) float64 {
+	j := p.VolumeRatio(i)
+	if p.Rho0[i] > 0 {
+		return float64(p.Rho0[i]) / j
+	}
 	if p.Vol0[i] == 0 {
 		return 0
 	}
-	j := p.FE[i].mat3().Det() * float64(p.JP[i])
 	return float64(p.Mass[i]) / (float64(p.Vol0[i]) * j)
+}
+
+// SinteredDensity returns the density rho of Ye and Sugimoto's pressure sintering
+// (equation 2, ParticleSintering.Density) for a particle that sinters, and Density
+// for one that does not (kg/m^3). The sintering density is the model's own state: it
+// starts at the material's rho_0 and grows with stress and pressing (sintering.go),
+// apart from J.
+func (p *Particles) SinteredDensity(i int) float64 {
+	if p.Sinter != nil && p.Sinter[i].MaxDensity != 0 {
+		return float64(p.Sinter[i].Density)
+	}
+	return p.Density(i)
 }
 
 // trim drops the spare capacity that appending left in every channel: particles are

@@ -73,7 +73,8 @@ type lipschitzShape interface{ Lipschitz() float64 }
 
 // Fill adds the particles of src to p and returns how many it added: the points of
 // src.Pattern that lie inside the shape (phi < 0) and in Bounds, each with mass
-// rho_0 h^3 / PerCell (rho_0 the particle's own density after Variation), velocity
+// rho_0 h^3 / PerCell and rest density Rho0 = rho_0 (rho_0 the particle's own density
+// after Variation, h^3 / PerCell its share of the seeded volume), velocity
 // Velocity + Spin x (x - Center), F_E = I, J_P = 1 and the material of Variation.
 // A shape filled completely gets PerCell particles per h^3 of its volume (random,
 // jittered: in expectation, to about 1/sqrt(N); poisson: a few tenths of a percent
@@ -157,7 +158,7 @@ type filler struct {
 	added   int
 
 	varies bool              // Variation changes something: the material is per particle
-	mass   float64           // rho_0 h^3 / PerCell, when !varies
+	rho0   float64           // the material's rho_0, when !varies
 	pm     ParticleMaterial  // when !varies
 	ps     ParticleSintering // when !varies
 }
@@ -179,9 +180,15 @@ func newFiller(p *Particles, src *Source, h float64) *filler {
 		}
 	}
 	f.varies = src.Variation.active()
-	f.mass = src.Material.Density * h * h * h / float64(src.PerCell)
+	f.rho0 = src.Material.Density
 	f.pm, f.ps = src.Material.PerParticle(), src.Material.PerParticleSintering()
 	return f
+}
+
+// particleMass returns the mass of a particle of density rho0: rho0 h^3 / PerCell, the
+// density times the particle's share of the seeded volume.
+func (f *filler) particleMass(rho0 float64) float64 {
+	return rho0 * f.h * f.h * f.h / float64(f.src.PerCell)
 }
 
 // cells returns the number of cells in the seeding box.
@@ -261,13 +268,14 @@ func (f *filler) flush(pts []seedPoint) []seedPoint {
 			continue
 		}
 		x := pts[i].x
-		mass, pm, ps := f.mass, f.pm, f.ps
+		rho0, pm, ps := f.rho0, f.pm, f.ps
 		if f.varies {
 			m := f.src.Variation.Material(f.src.Material, x, pts[i].phi)
-			mass, pm, ps = m.Density*f.h*f.h*f.h/float64(f.src.PerCell), m.PerParticle(), m.PerParticleSintering()
+			rho0, pm, ps = m.Density, m.PerParticle(), m.PerParticleSintering()
 		}
 		v := f.src.Velocity.Add(f.src.Spin.Cross(x.Sub(f.src.Center)))
-		f.p.set(next, x, v, mass, pm)
+		f.p.set(next, x, v, f.particleMass(rho0), pm)
+		f.p.Rho0[next] = float32(rho0)
 		f.p.setSintering(next, ps)
 		f.p.setAffine(next, spinGradient)
 		next++

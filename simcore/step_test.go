@@ -121,7 +121,7 @@ func TestStage4AddsGravity(t *testing.T) {
 	const dt = 1e-3
 	n := node{mass: 2, momentum: geom.Vec3{2, 4, -6}}
 	var vn, vStar geom.Vec3
-	n.velocityStar(&vn, &vStar, &g, dt)
+	n.velocityStar(&vn, &vStar, &g, 1, dt)
 	if want := (geom.Vec3{1, 2, -3}); vn != want {
 		t.Errorf("v^n = %v, want %v", vn, want)
 	}
@@ -129,8 +129,28 @@ func TestStage4AddsGravity(t *testing.T) {
 		t.Errorf("force-free node: v* - v^n = %v, want g dt = %v", vStar.Sub(vn), g.Scale(dt))
 	}
 	n.force = geom.Vec3{0, 2 * 9.81, 0} // holds the node's weight
-	if n.velocityStar(&vn, &vStar, &g, dt); vStar.Sub(vn).Norm() > 1e-15 {
+	if n.velocityStar(&vn, &vStar, &g, 1, dt); vStar.Sub(vn).Norm() > 1e-15 {
 		t.Errorf("a node whose force balances gravity changes velocity by %v", vStar.Sub(vn))
+	}
+}
+
+// With damping, stage 4 scales v^n + dt (f / m + g) by the decay factor, and by
+// exactly 1 without (the node's v* is then bit for bit equation (10)'s).
+func TestStage4Damping(t *testing.T) {
+	g := geom.Vec3{0, -9.81, 0}
+	const dt = 1e-3
+	n := node{mass: 2, momentum: geom.Vec3{2, 4, -6}, force: geom.Vec3{0.2, -0.4, 0.6}}
+	var vn, undamped, damped geom.Vec3
+	n.velocityStar(&vn, &undamped, &g, 1, dt)
+	for a := range vn {
+		if want := vn[a] + dt*(1/n.mass*n.force[a]+g[a]); undamped[a] != want {
+			t.Errorf("v*[%d] = %v without damping, want %v", a, undamped[a], want)
+		}
+	}
+	decay := math.Exp(-2 * dt)
+	n.velocityStar(&vn, &damped, &g, decay, dt)
+	if d := damped.Sub(undamped.Scale(decay)).Norm(); d > 1e-15 {
+		t.Errorf("damped v* = %v, want %v", damped, undamped.Scale(decay))
 	}
 }
 

@@ -90,6 +90,9 @@ func TestFillVariation(t *testing.T) {
 		if math.Abs(eRatio/wantE-1) > 1e-6 || math.Abs(sRatio/(1+0.2*nz)-1) > 1e-6 || math.Abs(mRatio/wantM-1) > 1e-6 {
 			t.Fatalf("particle at %v (phi %g, noise %g): E ratio %g, theta_s ratio %g, mass ratio %g", x, phi, nz, eRatio, sRatio, mRatio)
 		}
+		if want := float32(wantM * DefaultMaterial.Density); p.Rho0[i] != want {
+			t.Fatalf("particle at %v (phi %g): rest density %g, want %g", x, phi, p.Rho0[i], want)
+		}
 		if phi <= -0.05 {
 			loE, hiE = min(loE, eRatio), max(hiE, eRatio)
 		}

@@ -31,15 +31,20 @@ var frameColumns = placeFrameColumns()
 
 // derivedColumns are the frame columns computed from several channels. Krakatoa
 // multiplies its render density by Density, so Density is the packing ratio
-// rho_p / rho_p^0 = 1 / det F: 1 for snow as it was seeded, above 1 where it has been
-// packed. The physical density is written too (with the mass and J_P as channels, and
-// the grid spacing in the metadata), so that export can rebuild physical densities.
+// rho_p / rho_p^0 = 1 / J, J = det F_E J_P: 1 for snow as it was seeded, above 1 where
+// it has been packed. PhysicalDensity is rho_p^0 / J in kg/m^3 (Particles.Density),
+// rho_p^0 the density the particle was seeded with, so that snow at rest reads its
+// material's rho_0 up to its surface. SinteredDensity is the density of Ye and
+// Sugimoto's pressure sintering (equation 2, ParticleSintering.Density) for a
+// particle that sinters, and PhysicalDensity for one that does not: one channel that
+// a renderer can read for every particle of a scene that mixes both.
 var derivedColumns = []struct {
 	at  int
 	col frameColumn
 }{
 	{2, frameColumn{"Density", prt.Float32, 1, putPackingRatio}},
 	{5, frameColumn{"PhysicalDensity", prt.Float32, 1, putPhysicalDensity}},
+	{7, frameColumn{"SinteredDensity", prt.Float32, 1, putSinteredDensity}},
 }
 
 // prtTypes are the PRT types of the Scalar types that channels are written as.
@@ -79,21 +84,20 @@ func placeFrameColumns() []frameColumn {
 	return cols
 }
 
-// putPackingRatio writes rho_p / rho_p^0, or 1 before the particle volumes are known.
+// putPackingRatio writes rho_p / rho_p^0 = 1 / J.
 func putPackingRatio(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
-	rho0 := 0.0
-	if p.Vol0[i] > 0 {
-		rho0 = float64(p.Mass[i]) / float64(p.Vol0[i])
-	}
-	ratio := float32(1)
-	if rho0 > 0 {
-		ratio = float32(p.Density(i) / rho0)
-	}
-	c.PutFloat32s(rec, ratio)
+	c.PutFloat32s(rec, float32(1/p.VolumeRatio(i)))
 }
 
+// putPhysicalDensity writes rho_p^0 / J (kg/m^3).
 func putPhysicalDensity(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
 	c.PutFloat32s(rec, float32(p.Density(i)))
+}
+
+// putSinteredDensity writes the sintering density rho of a particle that sinters, and
+// the physical density of one that does not (kg/m^3).
+func putSinteredDensity(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+	c.PutFloat32s(rec, float32(p.SinteredDensity(i)))
 }
 
 // newHeader returns the header of a frame of n particles.

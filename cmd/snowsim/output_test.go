@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"snowtools/formats/prt"
@@ -57,5 +58,71 @@ func TestFramesCarryWrittenChannels(t *testing.T) {
 		if chans[d.at].Name != d.col.name {
 			t.Errorf("%s is not at place %d", d.col.name, d.at)
 		}
+	}
+}
+
+// The density columns of a written frame: Density is 1 / J, PhysicalDensity the rest
+// density over J (the material's rho_0 at rest, surface included), and
+// SinteredDensity the sintering state's density where snow sinters and the physical
+// density where it does not. Two blocks settle on the floor, one of them sintering.
+func TestFrameDensities(t *testing.T) {
+	cfg := simcore.DefaultConfig()
+	cfg.H = 0.04
+	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 0.5, 0.6}}
+	sintering := simcore.DefaultMaterial
+	sintering.Sintering = &simcore.SinteringLaw{MaxDensity: 917, C1: 2e-3, C2: 1e-3, C3: -9, C4: 1e-2, C5: 1e-3}
+	p := &simcore.Particles{}
+	for k, m := range []simcore.Material{simcore.DefaultMaterial, sintering} {
+		x := 0.1 + 0.45*float64(k)
+		box := geom.Box{Min: geom.Vec3{x, 0, 0.1}, Max: geom.Vec3{x + 0.32, 0.16, 0.42}}
+		if _, err := simcore.Fill(p, simcore.Source{Shape: box, Bounds: box, Material: m, PerCell: 8, Seed: 3}, cfg.H); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := simcore.NewSim(cfg, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Advance(0.05); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := writePRT(&buf, p, frameInfo{Frame: 1, FPS: 20, H: cfg.H}); err != nil {
+		t.Fatal(err)
+	}
+	fr, err := prt.ReadAll(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	column := func(name string) []float32 {
+		v, _, err := fr.Float32s(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	ratio, phys, sintered := column("Density"), column("PhysicalDensity"), column("SinteredDensity")
+	densified := 0
+	for i := range p.Len() {
+		rho0, j := float64(simcore.DefaultMaterial.Density), p.VolumeRatio(i)
+		if ratio[i] != float32(1/j) || phys[i] != float32(rho0/j) {
+			t.Fatalf("particle %d: Density %g, PhysicalDensity %g; J = %g", i, ratio[i], phys[i], j)
+		}
+		if math.Abs(float64(phys[i])/rho0-1) > 0.02 {
+			t.Fatalf("particle %d at %v: physical density %g at rest, want %g within 2%%", i, p.X[i], phys[i], rho0)
+		}
+		want := phys[i]
+		if ps := p.Sinter[i]; ps.MaxDensity != 0 {
+			want = ps.Density
+			if float64(ps.Density) > rho0 {
+				densified++
+			}
+		}
+		if sintered[i] != want {
+			t.Fatalf("particle %d: SinteredDensity %g, want %g", i, sintered[i], want)
+		}
+	}
+	if densified < p.Len()/4 {
+		t.Errorf("%d of %d particles densified: the test does not see sintering", densified, p.Len())
 	}
 }

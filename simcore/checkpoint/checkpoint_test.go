@@ -125,8 +125,8 @@ func TestStateErrors(t *testing.T) {
 		{func(p []byte) []byte { p[33] = 1; return p }, "state byte 32 (flags): unknown flags 0x10"},
 		{func(p []byte) []byte { binary.LittleEndian.PutUint32(p[36:], 1<<31); return p }, "state byte 36 (particle count)"},
 		{func(p []byte) []byte { return append(p, 0) }, "data after the last particle"},
-		{func(p []byte) []byte { return p[:len(p)-1] }, "state byte 327 (Stress of particle 1): truncated"},
-		{func(p []byte) []byte { binary.LittleEndian.PutUint32(p[36:], 3); return p }, "state byte 328 (JP of particle 0): truncated"},
+		{func(p []byte) []byte { return p[:len(p)-1] }, "state byte 335 (Rho0 of particle 1): truncated"},
+		{func(p []byte) []byte { binary.LittleEndian.PutUint32(p[36:], 3); return p }, "state byte 336 (JP of particle 2): truncated"},
 	}
 	for _, c := range cases {
 		_, _, err := Read(bytes.NewReader(rawFile(t, c.spoil(bytes.Clone(payload)))))
@@ -176,7 +176,7 @@ var layouts = map[uint32]string{
 	1: "ID int32x1, X float64x3, V float64x3, Mass float32x1, Vol0 float32x1, FE float32x9, JP float32x1, " +
 		"Mat float32x5, Stress float32x6, Sinter float32x9 optional",
 	2: "ID int32x1, X float64x3, V float64x3, Mass float32x1, Vol0 float32x1, FE float32x9, JP float32x1, " +
-		"Mat float32x5, Stress float32x6, Sinter float32x9 optional, Affine float32x9 optional",
+		"Mat float32x5, Stress float32x6, Sinter float32x9 optional, Affine float32x9 optional, Rho0 float32x1",
 }
 
 // The columns follow simcore.Channels, so a change to the table changes the file: then

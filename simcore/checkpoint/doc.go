@@ -34,10 +34,11 @@
 //
 // In version 2 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
 // float32, FE 9 float32 (row-major), JP float32, Mat 5 float32 (Mu0, Lambda0, Xi,
-// ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz): 144 bytes per particle;
-// with flag bit 1, then Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density): 36
-// more; with flag bit 2, then Affine 9 float32 (APIC's C_p, row-major): 36 more.
-// (Version 1 had no Affine column.) A change to the table changes the layout, and TestLayoutVersion asks for the
+// ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz); with flag bit 1, then
+// Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density), 36 bytes; with flag bit 2,
+// then Affine 9 float32 (APIC's C_p, row-major), 36 bytes; then Rho0 float32 (the rest
+// density): 148 bytes per particle without the optional columns. Version 1 had neither
+// Affine nor Rho0. A change to the table changes the layout, and TestLayoutVersion asks for the
 // version to be raised.
 //
 // Floating-point values are stored bit for bit. The state carries no random state: the

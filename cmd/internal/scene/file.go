@@ -47,6 +47,7 @@ type timeKeys struct {
 type solverKeys struct {
 	Gravity       *geom.Vec3 `toml:"gravity"`
 	GravityStart  *float64   `toml:"gravity_start"` // s: no gravity before
+	Damping       *float64   `toml:"damping"`       // 1/s: drag on the grid velocities
 	Transfer      *string    `toml:"transfer"`      // pic-flip | apic
 	FlipAlpha     *float64   `toml:"flip_alpha"`
 	FlipAlphaStep *float64   `toml:"flip_alpha_step"` // s: the step flip_alpha is meant for; 0: every step

@@ -27,6 +27,7 @@ var configKeys = map[string]string{
 	"threads":         "solver.threads",
 	"gravity":         "solver.gravity",
 	"gravity_start":   "solver.gravity_start",
+	"damping":         "solver.damping",
 	"integrator":      "solver.integrator",
 	"beta":            "solver.beta",
 	"tolerance":       "solver.tolerance",

@@ -12,7 +12,7 @@ import (
 func TestOverride(t *testing.T) {
 	scene := minimalScene + "[[press]]\ncenter = [0.5, 0.5, 0.5]\nradius = 0.2\npressure = 100\n"
 	text, err := Override([]byte(scene), []string{"press.1.pressure=300", "snow.1.material=\"wet\"",
-		"time.frames = 3", "solver.gravity=[0, -1.62, 0]"})
+		"time.frames = 3", "solver.gravity=[0, -1.62, 0]", "solver.damping=2"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,8 @@ func TestOverride(t *testing.T) {
 		t.Fatalf("%v\n%s", err, text)
 	}
 	wet, _ := simcore.Preset("wet")
-	if sc.Config.Presses[0].Pressure != 300 || sc.Sources[0].Material != wet || sc.Frames != 3 || sc.Config.Gravity[1] != -1.62 {
+	if sc.Config.Presses[0].Pressure != 300 || sc.Sources[0].Material != wet || sc.Frames != 3 || sc.Config.Gravity[1] != -1.62 ||
+		sc.Config.Damping != 2 {
 		t.Errorf("overrides did not arrive: %+v", sc)
 	}
 	for _, c := range []struct{ set, want string }{

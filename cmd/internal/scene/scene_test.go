@@ -66,7 +66,7 @@ func TestEveryOptionArrives(t *testing.T) {
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
-	if c.GravityStart != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (geom.Vec3{0, 1, 0}) ||
+	if c.GravityStart != 0 || c.Damping != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (geom.Vec3{0, 1, 0}) ||
 		c.Presses[0].Pressure != 200 || c.Presses[0].End != 0.25 {
 		t.Errorf("sintering window, gravity start and presses: %+v", c)
 	}
@@ -143,6 +143,7 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[time]\nframes = 0\n", "time.frames"},
 		{base + "[time]\ncfl = 2\n", "time.cfl: 2: must be in (0, 1]"},
 		{base + "[solver]\nflip_alpha = 1.5\n", "solver.flip_alpha: 1.5: must be in [0, 1]"},
+		{base + "[solver]\ndamping = -1\n", "solver.damping: -1 1/s: must be >= 0"},
 		{base + "[solver]\nintegrator = \"implicit\"\n", "solver.integrator"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "solver.beta: 2: must be in [0, 1]"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\ntolerance = 0\n", "solver.tolerance: 0: must be in (0, 1)"},

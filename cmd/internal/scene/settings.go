@@ -33,6 +33,7 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	s := f.Solver
 	set(&cfg.Gravity, s.Gravity)
 	set(&cfg.GravityStart, s.GravityStart)
+	set(&cfg.Damping, s.Damping)
 	if s.Transfer != nil {
 		var ok bool
 		if cfg.Transfer, ok = byName(*s.Transfer, simcore.PICFLIP, simcore.APIC); !ok {
