@@ -87,6 +87,27 @@ func Collide(colliders []Collider, x, v geom.Vec3, dt, t float64) geom.Vec3 {
 	return v
 }
 
+// Touching reports whether the point x is within distance d of a collider at time t:
+// phi(x) <= d for one of them. A Sample may report a positive phi lower than it is (a
+// level-set body lowers it by its slack, see RigidBody.Sample and
+// DeformingLevelSet.Sample) but never changes its sign, so a point with 0 < phi <= d
+// is decided by the sign of phi at x - d n, the point d away toward the surface: inside
+// exactly when phi(x) <= d for a plane.
+func Touching(colliders []Collider, x geom.Vec3, t, d float64) bool {
+	for _, c := range colliders {
+		phi, n, _ := c.Sample(x, t)
+		if phi <= 0 {
+			return true
+		}
+		if phi <= d {
+			if phi, _, _ = c.Sample(x.Sub(n.Scale(d)), t); phi <= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of
 // the point c at time t. Since phi changes no faster than distance, phi(c) > r rules a
 // collider out for the whole ball.
