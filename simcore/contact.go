@@ -8,22 +8,32 @@ import (
 	"snowtools/simcore/collider"
 )
 
-// Where the grid collisions act. Section 8 collides every grid node that lies in a
-// collider (phi(x_i + dt v_i*) <= 0). Nodes reach 2h into the snow through the cubic
-// B-spline, so snow moving toward a surface is slowed by those held nodes while it is
-// still up to 2h away, and settles about one cell above the highest of them: 0.5 to
-// 1.1 h above the surface, depending on where the surface falls between two rows of
-// nodes (contact_gap_test.go measures it). Stage 5 therefore collides only the nodes
-// that snow touching a collider reaches: the 4x4x4 stencil of each particle that is
-// within contactDistance of a collider at the end of the step (markContacts). Until the
-// snow gets there, nothing holds it back; the particle collisions of stage 9, against
-// the same level sets, keep it out of the collider; once it touches, every node inside
-// the collider that its kernel reaches is held as section 8 says. Snow at rest on a
-// surface is therefore held as before, with its weight carried by the grid (a free node
-// under resting snow could not balance it, and the snow's plastic J_P would drift), and
-// snow pressed against a surface, or pushed by a collider, is compacted through F_E as
-// before. Snow hanging a little above a surface keeps sinking until it touches it, so
-// the gap at rest is about contactDistance.
+// How the grid collisions act. Section 8 collides every grid node that lies in a
+// collider (phi(x_i + dt v_i*) <= 0) and takes away its velocity into it. Nodes reach
+// 2h into the snow through the cubic B-spline, so snow moving toward a surface is
+// slowed by those nodes while it is still up to 2h away, and settles about one cell
+// above the highest of them: 0.5 to 1.1 h above the surface, depending on where the
+// surface falls between two rows of nodes (contact_gap_test.go measures it). Stage 5
+// here treats two kinds of node in a collider apart:
+//
+//   - a node that snow touching the collider reaches, in the 4x4x4 stencil of a
+//     particle within contactDistance of it at the end of the step (markContacts),
+//     collides as section 8 says, so that snow pressed against a surface or pushed by
+//     a collider is compacted through F_E as before;
+//   - any other node collides against a surface that recedes at the speed at which its
+//     particles already approach it (collider.CollideReceding, with the node's v_i^n):
+//     it keeps the velocity its snow brings and gains none toward the collider. Snow
+//     that has not reached the surface is not slowed by it, and snow at rest
+//     (v_i^n = v_co) is held as by section 8, by every node under it.
+//
+// In between, the particle collisions of stage 9, against the same level sets, keep
+// the snow out. Snow comes to rest when its lowest particles touch, about
+// contactDistance from the surface. Neither rule alone would do: with the other nodes
+// free, the weight of resting snow hangs on the few nodes near the particles that
+// touch, and the snow drops a little whenever one of them lets go (a free node under
+// snow cannot balance the snow's weight); with every node receding, snow pressed
+// against a surface keeps approaching it and the particle collisions stop it without
+// F_E recording the compaction (TestPressingHardensSnow fails).
 
 // contactDistance, in cells, is how close a particle must come to a collider to touch
 // it, and so about the distance from the surface at which snow comes to rest: a
@@ -83,6 +93,18 @@ func (s *Sim) markStencil(g *particleBlock, base [3]int) {
 				s.contact[int(blk)*blockNodes+((a&m)*blockWidth+(b&m))*blockWidth+(c&m)] = true
 			}
 		}
+	}
+}
+
+// collideNode is stage 5 for node k of block bi, at x, whose velocity is vn from its
+// particles and v* in v: a node that touching snow reaches (markContacts) collides as
+// section 8 says; any other collides against surfaces that recede at the speed its
+// particles already approach them (collider.CollideReceding).
+func (s *Sim) collideNode(near []collider.Collider, bi, k int, x, vn, v *geom.Vec3, dt, t1 float64) {
+	if s.contact[bi*blockNodes+k] {
+		s.collide(near, x, v, dt, t1)
+	} else if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
+		*v = collider.CollideReceding(cs, *x, *vn, *v, dt, t1)
 	}
 }
 

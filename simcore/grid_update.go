@@ -11,9 +11,9 @@ import (
 // updateGrid is stages 4 and 5 on every node with mass and, for the explicit
 // integrator, stage 6; the semi-implicit one takes v* from here (implicit.go). The three
 // share one pass over the nodes because each needs only the last one's result for the
-// same node. Stage 5 acts on the nodes that snow touching a collider reaches
-// (markContacts, contact.go); such a node tests for collision where its velocity would
-// carry it by the end of the step, x_i + dt v_i*, at time t1 = t^{n+1}.
+// same node. A node tests for collision where its velocity would carry it by the end of
+// the step, x_i + dt v_i*, at time t1 = t^{n+1}; how it collides depends on whether
+// snow touching the collider reaches it (markContacts, collideNode: contact.go).
 func (s *Sim) updateGrid(dt, t1 float64) {
 	s.markContacts(dt, t1)
 	g := &s.grid
@@ -53,9 +53,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				var vn, vStar geom.Vec3
 				n.velocityStar(&vn, &vStar, &gravity, dt)         // 4
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
-				if s.contact[bi*blockNodes+k] {
-					s.collide(near, &x, &v, dt, t1) // 5
-				}
+				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
 				if s.semiImplicit() {
 					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {
