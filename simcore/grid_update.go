@@ -77,8 +77,8 @@ func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, dt float64) {
 	}
 }
 
-// collide is stage 5 for a grid node and stage 9 for a particle, which section 8
-// processes the same way: it makes the velocity v of a point at x, moving for dt,
+// collide is stage 5 for a grid node that touching snow reaches (collideNode) and
+// stage 9 for a particle, which section 8 processes the same way: it makes the velocity v of a point at x, moving for dt,
 // non-penetrating against the colliders that touch x + dt v at time t1. near are the
 // colliders within reach of the point's block (see collider.InReach). The vectors go
 // by pointer as in the particle update's other stages (particle_update.go).
