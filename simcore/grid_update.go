@@ -12,8 +12,10 @@ import (
 // integrator, stage 6; the semi-implicit one takes v* from here (implicit.go). The three
 // share one pass over the nodes because each needs only the last one's result for the
 // same node. A node tests for collision where its velocity would carry it by the end of
-// the step, x_i + dt v_i*, at time t1 = t^{n+1}.
+// the step, x_i + dt v_i*, at time t1 = t^{n+1}; how it collides depends on whether
+// snow touching the collider reaches it (markContacts, collideNode: contact.go).
 func (s *Sim) updateGrid(dt, t1 float64) {
+	s.markContacts(dt, t1)
 	g := &s.grid
 	h := s.cfg.H
 	gravity := s.gravity()
@@ -52,7 +54,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				var vn, vStar geom.Vec3
 				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
-				s.collide(near, &x, &v, dt, t1)                   // 5
+				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
 				if s.semiImplicit() {
 					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {
@@ -79,8 +81,8 @@ func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, decay, dt float64) {
 	}
 }
 
-// collide is stage 5 for a grid node and stage 9 for a particle, which section 8
-// processes the same way: it makes the velocity v of a point at x, moving for dt,
+// collide is stage 5 for a grid node that touching snow reaches (collideNode) and
+// stage 9 for a particle, which section 8 processes the same way: it makes the velocity v of a point at x, moving for dt,
 // non-penetrating against the colliders that touch x + dt v at time t1. near are the
 // colliders within reach of the point's block (see collider.InReach). The vectors go
 // by pointer as in the particle update's other stages (particle_update.go).

@@ -48,13 +48,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	nodes := &ws.velocities
 	forWindowRows(g, nodes, s.grid.velocityRows(), func(w, n *[blockWidth]nodeVelocity) { *w = *n })
 
-	// The group's particles lie in the 4x4x4 cells starting one cell past its block's
-	// first node, within sqrt(3) 2h of their centre; one more cell of reach covers a step's
-	// motion, and a faster particle is tested against every collider.
-	h := s.cfg.H
-	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
-	centre := geom.Vec3{float64(origin[0]+3) * h, float64(origin[1]+3) * h, float64(origin[2]+3) * h}
-	near := ws.nearColliders(s.colliders, centre, math.Sqrt(3)*2*h+h, t1)
+	near := s.groupColliders(ws, g, t1)
 
 	var ker kernel
 	for k := g.start; k < g.end; k++ {

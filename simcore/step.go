@@ -15,7 +15,9 @@ package simcore
 //     (sintering.go);
 //  4. grid velocities v* = v^n + dt (f / m + g), equation (10) plus gravity:
 //     node.velocityStar;
-//  5. grid-based body collisions (section 8): Sim.collide;
+//  5. grid-based body collisions (section 8) where snow touches a collider, and
+//     elsewhere against surfaces that recede as fast as the snow approaches them:
+//     markContacts, Sim.collideNode (contact.go);
 //  6. v^{n+1} = v* (explicit): explicitVelocity, or the solution of equation (9)
 //     (semi-implicit): solveImplicit;
 //  7. F_E update and plasticity (section 7, equations 11-12): updateDeformation;

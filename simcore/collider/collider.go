@@ -69,22 +69,79 @@ func (m ContactMode) String() string {
 // x + dt v, the velocity relative to the collider is made non-penetrating. A sticky
 // collider also holds a point that touches it now (phi(x) <= 0) but would leave it:
 // snow under an overhang, which gravity alone would pull free before it is tested.
-// The grid (stage 5) and particle (stage 9) collisions both use it.
+// The particle collisions (stage 9) use it, and the grid collisions (stage 5) where
+// snow touches a collider; elsewhere these use CollideReceding.
 func Collide(colliders []Collider, x, v geom.Vec3, dt, t float64) geom.Vec3 {
 	end := geom.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
 	for _, c := range colliders {
-		phi, n, vco := c.Sample(end, t)
-		if phi > 0 {
-			if c.Surface().Mode != Sticky {
-				continue
-			}
-			if phi, n, vco = c.Sample(x, t); phi > 0 {
-				continue
-			}
+		if n, vco, ok := acting(c, x, end, t); ok {
+			v = response(v, n, vco, c.Surface())
 		}
-		v = response(v, n, vco, c.Surface())
 	}
 	return v
+}
+
+// CollideReceding is Collide for a point whose velocity was vIn before the step's
+// forces made it v, against surfaces that recede from the point as fast as it already
+// approached them: each collider's response takes receding(vco, vIn, n) for the
+// collider's velocity. It removes only the part of the step's change v - vIn that would
+// carry the point further into a collider than it was already going; a point at rest
+// on a collider (vIn = vco) collides as by Collide.
+func CollideReceding(colliders []Collider, x, vIn, v geom.Vec3, dt, t float64) geom.Vec3 {
+	end := geom.Vec3{x[0] + dt*v[0], x[1] + dt*v[1], x[2] + dt*v[2]}
+	for _, c := range colliders {
+		if n, vco, ok := acting(c, x, end, t); ok {
+			v = response(v, n, receding(vco, vIn, n), c.Surface())
+		}
+	}
+	return v
+}
+
+// receding returns the velocity of a collider surface with velocity vco and normal n
+// that recedes from a point at velocity vIn as fast as the point approaches it:
+// vco + min(0, (vIn - vco).n) n.
+func receding(vco, vIn, n geom.Vec3) geom.Vec3 {
+	if a := vIn.Sub(vco).Dot(n); a < 0 {
+		return vco.Add(n.Scale(a))
+	}
+	return vco
+}
+
+// acting reports whether collider c acts on a point at x that would end the step at end
+// (time t): with phi(end) <= 0, or, for a sticky collider, phi(x) <= 0 (see Collide).
+// It returns c's normal and velocity where it acts.
+func acting(c Collider, x, end geom.Vec3, t float64) (n, vco geom.Vec3, ok bool) {
+	phi, n, vco := c.Sample(end, t)
+	if phi > 0 {
+		if c.Surface().Mode != Sticky {
+			return n, vco, false
+		}
+		if phi, n, vco = c.Sample(x, t); phi > 0 {
+			return n, vco, false
+		}
+	}
+	return n, vco, true
+}
+
+// Touching reports whether the point x is within distance d of a collider at time t:
+// phi(x) <= d for one of them. A Sample may report a positive phi lower than it is (a
+// level-set body lowers it by its slack, see RigidBody.Sample and
+// DeformingLevelSet.Sample) but never changes its sign, so a point with 0 < phi <= d
+// is decided by the sign of phi at x - d n, the point d away toward the surface: inside
+// exactly when phi(x) <= d for a plane.
+func Touching(colliders []Collider, x geom.Vec3, t, d float64) bool {
+	for _, c := range colliders {
+		phi, n, _ := c.Sample(x, t)
+		if phi <= 0 {
+			return true
+		}
+		if phi <= d {
+			if phi, _, _ = c.Sample(x.Sub(n.Scale(d)), t); phi <= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of

@@ -113,3 +113,71 @@ func TestDomainWalls(t *testing.T) {
 		}
 	}
 }
+
+// A point touches a collider within distance d of it, inside or out.
+func TestTouching(t *testing.T) {
+	floor := &MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{}, Normal: geom.Vec3{0, 1, 0}}}
+	// lowered reports a positive phi lowered by 0.5 but kept positive, as a level-set
+	// body does within its slack: only its sign is exact.
+	lowered := loweredPhi{floor}
+	for _, c := range []Collider{floor, lowered} {
+		for _, tc := range []struct {
+			y    float64
+			want bool
+		}{{-0.1, true}, {0, true}, {0.15, true}, {0.25, false}, {0.6, false}} {
+			if got := Touching([]Collider{c}, geom.Vec3{1, tc.y, 2}, 0, 0.2); got != tc.want {
+				t.Errorf("%T: point at height %g within 0.2: %v, want %v", c, tc.y, got, tc.want)
+			}
+		}
+	}
+}
+
+// loweredPhi is a collider whose Sample lowers a positive phi by 0.5, keeping it
+// positive, as RigidBody and DeformingLevelSet do within their slack.
+type loweredPhi struct{ Collider }
+
+func (l loweredPhi) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
+	phi, n, v := l.Collider.Sample(x, t)
+	if phi > 0 {
+		phi = math.Max(phi-0.5, math.Min(phi, 1e-9))
+	}
+	return phi, n, v
+}
+
+// Against a receding surface a point keeps the approach it came with (vIn) and loses
+// only what the step added toward the collider; at rest it collides as by Collide.
+func TestCollideReceding(t *testing.T) {
+	floor := &MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{}, Normal: geom.Vec3{0, 1, 0}}, Contact: Surface{Mode: Slip}}
+	cols := []Collider{floor}
+	x := geom.Vec3{0, 0.01, 0}
+	for _, c := range []struct {
+		name      string
+		vIn, v    geom.Vec3
+		want      geom.Vec3
+		wantEqual bool // the same as Collide
+	}{
+		{"at rest, pushed in", geom.Vec3{}, geom.Vec3{1, -0.5, 0}, geom.Vec3{1, 0, 0}, true},
+		{"approaching, pushed further", geom.Vec3{0, -1, 0}, geom.Vec3{1, -1.5, 0}, geom.Vec3{1, -1, 0}, false},
+		{"approaching, slowing", geom.Vec3{0, -1, 0}, geom.Vec3{1, -0.5, 0}, geom.Vec3{1, -0.5, 0}, false},
+		{"leaving", geom.Vec3{0, 1, 0}, geom.Vec3{1, -0.5, 0}, geom.Vec3{1, 0, 0}, true},
+	} {
+		got := CollideReceding(cols, x, c.vIn, c.v, 0.1, 0)
+		if !near(got, c.want, 1e-12) {
+			t.Errorf("%s: %v -> %v, want %v", c.name, c.v, got, c.want)
+		}
+		if same := near(got, Collide(cols, x, c.v, 0.1, 0), 1e-12); same != c.wantEqual {
+			t.Errorf("%s: same as Collide: %v, want %v", c.name, same, c.wantEqual)
+		}
+	}
+	// The approach is relative: a plate moving up into a point at rest recedes at its
+	// own speed, so it does not push the point, which Collide does.
+	plate := &MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{}, Normal: geom.Vec3{0, 1, 0}},
+		Velocity: geom.Vec3{0, 2, 0}, Contact: Surface{Mode: Slip}}
+	plates := []Collider{plate}
+	if got := CollideReceding(plates, x, geom.Vec3{}, geom.Vec3{}, 0.1, 0.1); !near(got, geom.Vec3{}, 1e-12) {
+		t.Errorf("plate moving into a point at rest: %v, want it left at rest", got)
+	}
+	if got := Collide(plates, x, geom.Vec3{}, 0.1, 0.1); !near(got, plate.Velocity, 1e-12) {
+		t.Errorf("Collide: plate moving into a point at rest: %v, want the plate's velocity", got)
+	}
+}
