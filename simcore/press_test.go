@@ -177,7 +177,8 @@ func TestPressThenDrop(t *testing.T) {
 		}
 	}
 	on, off := share[true], share[false]
-	if !(on[0] <= on[1]+0.02 && on[1] <= on[2]+0.02 && on[2]-on[0] > 0.3) {
+	// Two runs that both split differ by a few hundredths in their largest share.
+	if !(on[0] <= on[1]+0.05 && on[1] <= on[2]+0.05 && on[2]-on[0] > 0.3) {
 		t.Errorf("sintered: largest-cluster shares %.3f at %v Pa: want them to grow with the pressure, by more than 0.3", on, pressures)
 	}
 	spread := slicesMax(off) - slicesMin(off)
