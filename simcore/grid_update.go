@@ -82,10 +82,11 @@ func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, decay, dt float64) {
 }
 
 // collide is stage 5 for a grid node that touching snow reaches (collideNode) and
-// stage 9 for a particle, which section 8 processes the same way: it makes the velocity v of a point at x, moving for dt,
-// non-penetrating against the colliders that touch x + dt v at time t1. near are the
-// colliders within reach of the point's block (see collider.InReach). The vectors go
-// by pointer as in the particle update's other stages (particle_update.go).
+// stage 9 for a particle, which section 8 processes the same way: it makes the
+// velocity v of a point at x, moving for dt, non-penetrating against the colliders
+// that touch x + dt v at time t1. near are the colliders within reach of the point's
+// block (see collider.InReach). The vectors go by pointer as in the particle update's
+// other stages (particle_update.go).
 func (s *Sim) collide(near []collider.Collider, x, v *geom.Vec3, dt, t1 float64) {
 	if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
 		*v = collider.Collide(cs, *x, *v, dt, t1)

@@ -5,7 +5,8 @@ package simcore
 //
 //  1. rasterize mass and momentum to the grid, m_i = sum_p m_p w_ip and
 //     m_i v_i^n = sum_p m_p v_p w_ip (normalized weights: momentum is conserved):
-//     scatterParticle;
+//     scatterParticle; with the APIC transfer, plus sum_p m_p w_ip C_p (x_i - x_p):
+//     scatterAffineMomentum (apic.go);
 //  2. first step only: particle densities rho_p^0 = sum_i m_i w_ip / h^3 and volumes
 //     V_p^0 = m_p / rho_p^0: measureVolumes;
 //  3. grid forces of equation (6) from the stress of equation (1) with the hardened
@@ -21,7 +22,8 @@ package simcore
 //  6. v^{n+1} = v* (explicit): explicitVelocity, or the solution of equation (9)
 //     (semi-implicit): solveImplicit;
 //  7. F_E update and plasticity (section 7, equations 11-12): updateDeformation;
-//  8. PIC/FLIP blend of particle velocities: blendPICFLIP;
+//  8. PIC/FLIP blend of particle velocities: blendPICFLIP (Config.flipAlpha); with
+//     APIC, v_p = v_PIC and the affine velocity C_p: gatherAffine;
 //  9. particle-based body collisions (section 8): Sim.collide;
 //  10. advection x^{n+1} = x^n + dt v^{n+1}: advect.
 //
