@@ -3,6 +3,8 @@ package scene
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
@@ -34,20 +36,14 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	set(&cfg.Gravity, s.Gravity)
 	set(&cfg.GravityStart, s.GravityStart)
 	set(&cfg.Damping, s.Damping)
-	if s.Transfer != nil {
-		var ok bool
-		if cfg.Transfer, ok = byName(*s.Transfer, simcore.PICFLIP, simcore.APIC); !ok {
-			return cfg, keyError("solver.transfer", "%q: use pic-flip or apic", *s.Transfer)
-		}
+	if err := setChoice(&cfg.Transfer, s.Transfer, "solver.transfer", simcore.PICFLIP, simcore.APIC); err != nil {
+		return cfg, err
 	}
 	set(&cfg.FlipAlpha, s.FlipAlpha)
 	set(&cfg.FlipAlphaStep, s.FlipAlphaStep)
 	set(&cfg.Threads, s.Threads)
-	if s.Integrator != nil {
-		var ok bool
-		if cfg.Integrator, ok = byName(*s.Integrator, simcore.Explicit, simcore.SemiImplicit); !ok {
-			return cfg, keyError("solver.integrator", "%q: use explicit or semi-implicit", *s.Integrator)
-		}
+	if err := setChoice(&cfg.Integrator, s.Integrator, "solver.integrator", simcore.Explicit, simcore.SemiImplicit); err != nil {
+		return cfg, err
 	}
 	set(&cfg.Beta, s.Beta)
 	set(&cfg.SolverTolerance, s.Tolerance)
@@ -72,17 +68,28 @@ func byName[T fmt.Stringer](name string, values ...T) (T, bool) {
 	return zero, false
 }
 
-// contactMode sets a contact mode from its key, when present.
-func contactMode(dst *collider.ContactMode, name *string, key string) error {
+// setChoice sets dst from the key, when present, to the one of values whose String is
+// name; any other name is an error that lists them.
+func setChoice[T fmt.Stringer](dst *T, name *string, key string, values ...T) error {
 	if name == nil {
 		return nil
 	}
-	m, ok := byName(*name, collider.Separate, collider.Slip, collider.Sticky)
+	v, ok := byName(*name, values...)
 	if !ok {
-		return keyError(key, "%q: must be \"separate\", \"slip\" or \"sticky\"", *name)
+		quoted := make([]string, len(values))
+		for i, v := range values {
+			quoted[i] = strconv.Quote(v.String())
+		}
+		last := len(quoted) - 1
+		return keyError(key, "%q: must be %s or %s", *name, strings.Join(quoted[:last], ", "), quoted[last])
 	}
-	*dst = m
+	*dst = v
 	return nil
+}
+
+// contactMode sets a contact mode from its key, when present.
+func contactMode(dst *collider.ContactMode, name *string, key string) error {
+	return setChoice(dst, name, key, collider.Separate, collider.Slip, collider.Sticky)
 }
 
 // friction sets a Coulomb friction coefficient from its key, when present. The
