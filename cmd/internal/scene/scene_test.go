@@ -145,6 +145,8 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[solver]\nflip_alpha = 1.5\n", "solver.flip_alpha: 1.5: must be in [0, 1]"},
 		{base + "[solver]\ndamping = -1\n", "solver.damping: -1 1/s: must be >= 0"},
 		{base + "[solver]\nintegrator = \"implicit\"\n", "solver.integrator"},
+		{base + "[solver]\ntransfer = \"flip\"\n", `solver.transfer: "flip": must be "pic-flip" or "apic"`},
+		{base + "[solver]\nflip_alpha_step = -1\n", "solver.flip_alpha_step: -1 s: must be >= 0"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "solver.beta: 2: must be in [0, 1]"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\ntolerance = 0\n", "solver.tolerance: 0: must be in (0, 1)"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 0\n", "solver.max_iterations: 0: must be at least 1"},
