@@ -103,28 +103,24 @@ func (p *Particles) set(i int, x, v geom.Vec3, mass float64, m ParticleMaterial)
 	p.Mat[i] = m
 }
 
-// setSintering gives particle i the sintering law and state ps, making room for every
-// particle's the first time one sinters.
-func (p *Particles) setSintering(i int, ps ParticleSintering) {
-	if p.Sinter == nil {
-		if ps == (ParticleSintering{}) {
-			return
-		}
-		p.Sinter = make([]ParticleSintering, p.Len())
-	}
-	p.Sinter[i] = ps
-}
+// setSintering gives particle i the sintering law and state ps (setOptional).
+func (p *Particles) setSintering(i int, ps ParticleSintering) { setOptional(&p.Sinter, p.Len(), i, ps) }
 
-// setAffine gives particle i the APIC affine velocity C, making room for every
-// particle's the first time one has one.
-func (p *Particles) setAffine(i int, C Mat3f) {
-	if p.Affine == nil {
-		if C == (Mat3f{}) {
+// setAffine gives particle i the APIC affine velocity C (setOptional).
+func (p *Particles) setAffine(i int, C Mat3f) { setOptional(&p.Affine, p.Len(), i, C) }
+
+// setOptional sets value i of an Optional channel col of n particles to v, making room
+// for all n the first time a value is not zero: a channel stays nil while every
+// particle would hold zero in it.
+func setOptional[T comparable](col *[]T, n, i int, v T) {
+	if *col == nil {
+		var zero T
+		if v == zero {
 			return
 		}
-		p.Affine = make([]Mat3f, p.Len())
+		*col = make([]T, n)
 	}
-	p.Affine[i] = C
+	(*col)[i] = v
 }
 
 // VolumeRatio returns J = det F_E J_P = V_p^n / V_p^0, the particle's volume now over
