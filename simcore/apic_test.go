@@ -59,18 +59,9 @@ func spinningBall(t *testing.T, transfer Transfer, omega float64) *Sim {
 	cfg.H = 0.025
 	cfg.Gravity = geom.Vec3{}
 	c := geom.Vec3{0.5, 0.5, 0.5}
-	r := 0.1
-	p := &Particles{}
-	rr := geom.Vec3{r, r, r}
-	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: r}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: DefaultMaterial, PerCell: 8, Seed: 3, Spin: geom.Vec3{0, 0, omega}, Center: c}, cfg.H); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	src := ballSource(c, 0.1, DefaultMaterial, 3)
+	src.Spin, src.Center = geom.Vec3{0, 0, omega}, c
+	return newSimOf(t, cfg, src)
 }
 
 // A ball spinning freely at 10 rad/s keeps its angular momentum to 1% over 0.2 s with
@@ -109,22 +100,11 @@ func TestAPICOffCentreCollisionKeepsAngularMomentum(t *testing.T) {
 		cfg.Transfer = tr
 		cfg.H = 0.02
 		cfg.Gravity = geom.Vec3{}
-		p := &Particles{}
-		r := 0.07
-		rr := geom.Vec3{r, r, r}
-		for k, ball := range []struct{ c, v geom.Vec3 }{
-			{geom.Vec3{0.4, 0.5 + r/4, 0.5}, geom.Vec3{3, 0, 0}},
-			{geom.Vec3{0.6, 0.5 - r/4, 0.5}, geom.Vec3{-3, 0, 0}},
-		} {
-			if _, err := Fill(p, Source{Shape: geom.Sphere{Center: ball.c, Radius: r}, Bounds: geom.Box{Min: ball.c.Sub(rr), Max: ball.c.Add(rr)},
-				Material: DefaultMaterial, PerCell: 8, Seed: uint64(k + 1), Velocity: ball.v}, cfg.H); err != nil {
-				t.Fatal(err)
-			}
-		}
-		s, err := NewSim(cfg, p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		const r = 0.07
+		left, right := ballSource(geom.Vec3{0.4, 0.5 + r/4, 0.5}, r, DefaultMaterial, 1), ballSource(geom.Vec3{0.6, 0.5 - r/4, 0.5}, r, DefaultMaterial, 2)
+		left.Velocity, right.Velocity = geom.Vec3{3, 0, 0}, geom.Vec3{-3, 0, 0}
+		s := newSimOf(t, cfg, left, right)
+		p := s.P
 		c := centroid(p)
 		l0 := angularMomentum(p, c, cfg.H)[2]
 		if _, err := s.Advance(0.06); err != nil {

@@ -21,19 +21,9 @@ func snowballSceneWith(b *testing.B, threads int, transfer Transfer) *Sim {
 	cfg.H = 0.01
 	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.5, 0.8}}
 	cfg.Threads = threads
-	p := &Particles{}
-	c := geom.Vec3{0.4, 0.16, 0.4}
-	r := 0.144
-	rr := geom.Vec3{r, r, r}
-	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: r}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: DefaultMaterial, PerCell: 8, Seed: 1, Velocity: geom.Vec3{0.5, -3, 0}}, cfg.H); err != nil {
-		b.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return s
+	src := ballSource(geom.Vec3{0.4, 0.16, 0.4}, 0.144, DefaultMaterial, 1)
+	src.Velocity = geom.Vec3{0.5, -3, 0}
+	return newSimOf(b, cfg, src)
 }
 
 func heapInUse() uint64 {

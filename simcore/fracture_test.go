@@ -15,17 +15,10 @@ func stretchedShare(t *testing.T, m Material) (stretched, compacted float64) {
 	cfg.Transfer = APIC
 	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.8, 0.5, 0.8}}
 	cfg.Walls.Friction = 0.4
-	c, r := geom.Vec3{0.4, 0.13, 0.4}, 0.1
-	rr := geom.Vec3{r, r, r}
-	p := &Particles{}
-	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: r}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: m, PerCell: 8, Seed: 1, Velocity: geom.Vec3{0, -4, 0}}, cfg.H); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := ballSource(geom.Vec3{0.4, 0.13, 0.4}, 0.1, m, 1)
+	src.Velocity = geom.Vec3{0, -4, 0}
+	s := newSimOf(t, cfg, src)
+	p := s.P
 	if _, err := s.Advance(0.05); err != nil {
 		t.Fatal(err)
 	}

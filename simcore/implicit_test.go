@@ -287,18 +287,9 @@ func icySnowball(t testing.TB, h, radius float64, cfg Config) *Sim {
 	m := DefaultMaterial
 	m.YoungsModulus = 1.4e6
 	m.Hardening = 15
-	p := &Particles{}
-	c := geom.Vec3{3 * radius, 1.5 * radius, 3 * radius}
-	rr := geom.Vec3{radius, radius, radius}
-	if _, err := Fill(p, Source{Shape: geom.Sphere{Center: c, Radius: radius}, Bounds: geom.Box{Min: c.Sub(rr), Max: c.Add(rr)},
-		Material: m, PerCell: 8, Seed: 1, Velocity: geom.Vec3{0.5, -3, 0}}, h); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	src := ballSource(geom.Vec3{3 * radius, 1.5 * radius, 3 * radius}, radius, m, 1)
+	src.Velocity = geom.Vec3{0.5, -3, 0}
+	return newSimOf(t, cfg, src)
 }
 
 // kineticEnergy returns sum m v^2 / 2.

@@ -14,15 +14,7 @@ import (
 // newBlock returns a simulation of one box of snow.
 func newBlock(t *testing.T, cfg Config, box geom.Box, m Material, v geom.Vec3) *Sim {
 	t.Helper()
-	p := &Particles{}
-	if _, err := Fill(p, Source{Shape: geom.Box(box), Bounds: box, Material: m, PerCell: 8, Seed: 7, Velocity: v}, cfg.H); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newSimOf(t, cfg, Source{Shape: geom.Box(box), Bounds: box, Material: m, PerCell: 8, Seed: 7, Velocity: v})
 }
 
 func centroid(p *Particles) geom.Vec3 {

@@ -20,20 +20,12 @@ func stateScene(t *testing.T, threads int) *Sim {
 	cfg.H = 0.04
 	cfg.Threads = threads
 	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{0.7, 0.1, 0.5}, Radius: 0.1}, Contact: collider.Surface{Mode: collider.Sticky}}}
-	p := &Particles{}
 	ball := geom.Sphere{Center: geom.Vec3{0.4, 0.3, 0.5}, Radius: 0.12}
 	m := DefaultMaterial // sintering, so that its state is part of what must survive
 	m.Sintering = &SinteringLaw{MaxDensity: 917, C1: 1e-6, C3: -9, C4: 1e-5}
 	src := Source{Shape: ball, Bounds: geom.Box{Min: geom.Vec3{0.28, 0.18, 0.38}, Max: geom.Vec3{0.52, 0.42, 0.62}},
 		Material: m, PerCell: 6, Seed: 5, Velocity: geom.Vec3{3, -2, 0.5}, Spin: geom.Vec3{0, 0, -5}, Center: ball.Center}
-	if _, err := Fill(p, src, cfg.H); err != nil {
-		t.Fatal(err)
-	}
-	s, err := NewSim(cfg, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return newSimOf(t, cfg, src)
 }
 
 // stateBytes is every channel and scalar of st in binary, so that comparing two is
