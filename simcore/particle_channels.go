@@ -13,10 +13,9 @@ import (
 // the columns of snowsim's output frames. The struct-of-arrays fields stay, for the
 // hot loops.
 //
-// To add a channel, add its slice to Particles and one line at the end of the table;
-// for a rest position that output frames carry as the 8th column, RestPosition:
-//
-//	{Name: "Rest", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.Rest }), Frame: &FrameColumn{"RestPosition", Float32, 7}},
+// To add a channel, add its slice to Particles and one line at the end of the table,
+// as the rest position was (the last line): an Optional channel, which output frames
+// carry as RestPosition when the scene asks for it.
 //
 // The codec (vec3s: 3 float64) fixes the element type and arity and the bytes of a
 // value; a new element type needs a codec beside the others (particle_codecs.go). A
@@ -32,18 +31,20 @@ import (
 //
 // The table is not to be modified.
 var Channels = []Channel{
-	{Name: "ID", data: field(int32s, func(p *Particles) *[]int32 { return &p.ID }), Frame: &FrameColumn{"ID", Int32, 3}},
-	{Name: "X", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.X }), Frame: &FrameColumn{"Position", Float32, 0}},
-	{Name: "V", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.V }), Frame: &FrameColumn{"Velocity", Float32, 1}},
-	{Name: "Mass", data: field(float32s, func(p *Particles) *[]float32 { return &p.Mass }), Frame: &FrameColumn{"Mass", Float32, 4}},
+	{Name: "ID", data: field(int32s, func(p *Particles) *[]int32 { return &p.ID }), Frame: &FrameColumn{Name: "ID", Type: Int32, At: 3}},
+	{Name: "X", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.X }), Frame: &FrameColumn{Name: "Position", Type: Float32, At: 0}},
+	{Name: "V", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.V }), Frame: &FrameColumn{Name: "Velocity", Type: Float32, At: 1}},
+	{Name: "Mass", data: field(float32s, func(p *Particles) *[]float32 { return &p.Mass }), Frame: &FrameColumn{Name: "Mass", Type: Float32, At: 4}},
 	{Name: "Vol0", data: field(float32s, func(p *Particles) *[]float32 { return &p.Vol0 })},
 	{Name: "FE", data: field(mat3fs, func(p *Particles) *[]Mat3f { return &p.FE })},
-	{Name: "JP", data: field(float32s, func(p *Particles) *[]float32 { return &p.JP }), Frame: &FrameColumn{"PlasticJ", Float32, 6}},
+	{Name: "JP", data: field(float32s, func(p *Particles) *[]float32 { return &p.JP }), Frame: &FrameColumn{Name: "PlasticJ", Type: Float32, At: 6}},
 	{Name: "Mat", data: field(materials, func(p *Particles) *[]ParticleMaterial { return &p.Mat })},
 	{Name: "Stress", data: field(sym3fs, func(p *Particles) *[]sym3f { return &p.stress })},
 	{Name: "Sinter", data: field(sinterings, func(p *Particles) *[]ParticleSintering { return &p.Sinter }), Optional: true},
 	{Name: "Affine", data: field(mat3fs, func(p *Particles) *[]Mat3f { return &p.Affine }), Optional: true},
 	{Name: "Rho0", data: field(float32s, func(p *Particles) *[]float32 { return &p.Rho0 })},
+	{Name: "Rest", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.Rest }), Optional: true,
+		Frame: &FrameColumn{Name: "RestPosition", Type: Float32, At: 8, OnRequest: true}},
 }
 
 // Channel is one per-particle field of Particles.
@@ -67,6 +68,11 @@ type FrameColumn struct {
 	// columns (cmd/snowsim/output.go) take the places that no channel takes. The places
 	// only keep the frames' bytes as they were: readers find columns by name.
 	At int
+	// OnRequest columns are written only when the scene asks for them (snowsim's
+	// output.channels), so that frames keep their columns otherwise; they take the
+	// places after those of the columns always written, and a frame that leaves some
+	// out closes up the gaps.
+	OnRequest bool
 }
 
 // Scalar is a type of the numbers that make up a channel's values.

@@ -9,7 +9,8 @@ import (
 // entry per particle. Positions and velocities are float64; the deformation state is
 // float32, which is ample for F_E (its singular values stay within [1-theta_c, 1+theta_s])
 // and keeps a particle near 249 bytes including the solver's per-step scratch (36 more
-// when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians).
+// when it sinters, 180 more for the semi-implicit integrator's per-particle Hessians,
+// 24 more when it keeps its rest position).
 // Every field is a channel of the table Channels (particle_channels.go), which the code
 // that handles all fields follows: a new field needs its line there.
 type Particles struct {
@@ -32,6 +33,10 @@ type Particles struct {
 	// material's rho_0 after Variation. 0 for a particle that nobody gave one (Add).
 	// It is what Density reports; the solver's forces use Vol0 instead (see Density).
 	Rho0 []float32
+	// Rest is the rest position (m): where the particle was seeded, which point-deform
+	// tools (Houdini's Point Deform, Blender's geometry nodes) pair with its position
+	// now. nil unless KeepRestPositions asked for it: the solver never reads it.
+	Rest []geom.Vec3
 
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from
@@ -101,6 +106,20 @@ func (p *Particles) set(i int, x, v geom.Vec3, mass float64, m ParticleMaterial)
 	p.FE[i] = mat3fOf(linalg.Identity3)
 	p.JP[i] = 1
 	p.Mat[i] = m
+	if p.Rest != nil {
+		p.Rest[i] = x
+	}
+}
+
+// KeepRestPositions makes p carry rest positions (the Rest channel) from now on: the
+// particles it holds get their positions now, and every particle that Add or Fill
+// seeds later gets the position it is seeded at. Call it before seeding, so that
+// "now" is the seeding; it does nothing if p carries them already.
+func (p *Particles) KeepRestPositions() {
+	if p.Rest == nil {
+		p.Rest = make([]geom.Vec3, p.Len()) // not nil even for no particle: Present
+		copy(p.Rest, p.X)
+	}
 }
 
 // setSintering gives particle i the sintering law and state ps (setOptional).
@@ -150,6 +169,20 @@ func (p *Particles) Density(i int) float64 {
 		return 0
 	}
 	return float64(p.Mass[i]) / (float64(p.Vol0[i]) * j)
+}
+
+// Orientation returns the rotation of the particle's material as a unit quaternion
+// w + x i + y j + z k with w >= 0 (linalg.RotationQuat): the rotation R of the polar
+// decomposition F_E = R S of its elastic deformation gradient, S symmetric. F_E maps
+// the material's rest neighbourhood to the present one, so R is how far the material
+// has turned since it was seeded, stretch and squash aside (they are S); snow that
+// only slides or falls keeps the identity. Plasticity (section 7) clamps the singular
+// values of F_E = U Sigma V^T and keeps U and V, so it leaves R = U V^T alone: R
+// follows the snow's turn through yielding too. A point-deform tool turns the rest
+// mesh around the particle by it.
+func (p *Particles) Orientation(i int) (w, x, y, z float64) {
+	R, _ := linalg.Polar3(p.FE[i].mat3())
+	return linalg.RotationQuat(R)
 }
 
 // SinteredDensity returns the density rho of Ye and Sugimoto's pressure sintering

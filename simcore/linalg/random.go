@@ -11,9 +11,5 @@ func RandomRotation(rng *rand.Rand) Mat3 {
 	w, x, y, z := rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
 	n := math.Sqrt(w*w + x*x + y*y + z*z)
 	w, x, y, z = w/n, x/n, y/n, z/n
-	return Mat3{
-		1 - 2*(y*y+z*z), 2 * (x*y - w*z), 2 * (x*z + w*y),
-		2 * (x*y + w*z), 1 - 2*(x*x+z*z), 2 * (y*z - w*x),
-		2 * (x*z - w*y), 2 * (y*z + w*x), 1 - 2*(x*x+y*y),
-	}
+	return QuatMatrix(w, x, y, z)
 }
