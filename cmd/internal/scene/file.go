@@ -60,8 +60,9 @@ type solverKeys struct {
 }
 
 type outputKeys struct {
-	Dir     *string `toml:"dir"`
-	Pattern *string `toml:"pattern"`
+	Dir      *string  `toml:"dir"`
+	Pattern  *string  `toml:"pattern"`
+	Channels []string `toml:"channels"` // frame channels written on request (FrameChannels)
 	groundOutputKeys
 }
 

@@ -16,6 +16,8 @@ func (l *loader) groundScene(f *sceneFile) (*Scene, error) {
 		return nil, keyError("snow", "a [ground] scene simulates the ground, not [[snow]]: use one method per scene")
 	case len(f.Press) > 0 || len(f.Materials) > 0 || f.Domain.H != nil:
 		return nil, keyError("ground", "[domain], [materials] and [[press]] are for [[snow]] scenes")
+	case f.Output.Channels != nil:
+		return nil, keyError("output.channels", "for [[snow]] scenes: a ground's spray has no rest position or orientation")
 	}
 	sc, err := framesAndOutput(f, "spray.####.prt")
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"snowtools/cmd/internal/seq"
 	"snowtools/simcore"
@@ -25,6 +26,9 @@ type Scene struct {
 	// the colliders too, and the frame loop hands them their keyframes
 	// (collider.AdvanceTo).
 	Sequences []*collider.Sequence
+	// Channels are the frame channels of FrameChannels that output.channels asks for,
+	// as the scene lists them; frames carry only the others unless asked.
+	Channels []string
 	// Ground, when not nil, makes this a ground scene: Ground.Config holds the
 	// ground's settings and colliders, and Config, Sources and Materials are empty.
 	Ground *GroundScene
@@ -77,6 +81,9 @@ func (l *loader) snowScene(f *sceneFile) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sc.Channels, err = frameChannels(f.Output.Channels); err != nil {
+		return nil, err
+	}
 	if sc.Config, err = l.solverConfig(f); err != nil {
 		return nil, err
 	}
@@ -110,6 +117,25 @@ func framesAndOutput(f *sceneFile, pattern string) (*Scene, error) {
 		return nil, keyError("output.pattern", "%v", err)
 	}
 	return sc, nil
+}
+
+// FrameChannels are the channels that snowsim's frames carry only when the scene's
+// output.channels asks for them, beside those they always carry: RestPosition, where
+// each particle was seeded, and Orientation, the rotation of its material (see
+// cmd/snowsim/output.go), which point-deform workflows need.
+var FrameChannels = []string{"RestPosition", "Orientation"}
+
+// frameChannels checks the names of output.channels: each one of FrameChannels, once.
+func frameChannels(names []string) ([]string, error) {
+	for i, name := range names {
+		if !slices.Contains(FrameChannels, name) {
+			return nil, keyError("output.channels", "%q: must be %s (the channels written on request)", name, quotedList(FrameChannels))
+		}
+		if slices.Contains(names[:i], name) {
+			return nil, keyError("output.channels", "%q is listed twice", name)
+		}
+	}
+	return names, nil
 }
 
 // checkPattern accepts a plain file name holding exactly one frame placeholder

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestEveryOptionArrives(t *testing.T) {
 	c := sc.Config
 	if c.H != 0.025 || c.Walls.Mode != collider.Separate || c.Walls.Friction != 0.3 || sc.FPS != 30 || sc.Frames != 15 ||
 		c.CFL != 0.5 || c.WaveCells != 14 || c.MaxDt != 1e-3 || c.MinDt != 1e-8 || c.Gravity[1] != -9.81 || c.FlipAlpha != 0.95 ||
-		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" ||
+		sc.OutDir != "out/every_option" || sc.Pattern != "snow.####.prt" || !slices.Equal(sc.Channels, FrameChannels) ||
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
@@ -159,6 +160,9 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{strings.Replace(base, "h = 0.05", "h = 0.05\nwall_friction = -1", 1), "domain.wall_friction: -1: must be >= 0"},
 		{base + "[output]\npattern = \"snow.prt\"\n", "output.pattern"},
 		{base + "[output]\npattern = \"a/snow.####.prt\"\n", "output.pattern"},
+		{base + "[output]\nchannels = [\"Rest\"]\n", `output.channels: "Rest": must be "RestPosition" or "Orientation"`},
+		{base + "[output]\nchannels = [\"Orientation\", \"RestPosition\", \"Orientation\"]\n", `output.channels: "Orientation" is listed twice`},
+		{base + "[output]\nchannels = \"Orientation\"\n", `last key "output.channels"): incompatible types`},
 		{"[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n", "no [[snow]]"},
 		{"[domain\n", "s.toml: line 2: expected"},
 	}

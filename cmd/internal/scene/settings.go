@@ -76,15 +76,27 @@ func setChoice[T fmt.Stringer](dst *T, name *string, key string, values ...T) er
 	}
 	v, ok := byName(*name, values...)
 	if !ok {
-		quoted := make([]string, len(values))
+		names := make([]string, len(values))
 		for i, v := range values {
-			quoted[i] = strconv.Quote(v.String())
+			names[i] = v.String()
 		}
-		last := len(quoted) - 1
-		return keyError(key, "%q: must be %s or %s", *name, strings.Join(quoted[:last], ", "), quoted[last])
+		return keyError(key, "%q: must be %s", *name, quotedList(names))
 	}
 	*dst = v
 	return nil
+}
+
+// quotedList returns names quoted and joined as in `"a", "b" or "c"`.
+func quotedList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	last := len(quoted) - 1
+	if last == 0 {
+		return quoted[0]
+	}
+	return strings.Join(quoted[:last], ", ") + " or " + quoted[last]
 }
 
 // contactMode sets a contact mode from its key, when present.
