@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -329,5 +331,68 @@ func TestResumeCases(t *testing.T) {
 func TestCheckpointUsage(t *testing.T) {
 	if code := run([]string{"-checkpoint", "-1"}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("-checkpoint -1: exit %d, want 2", code)
+	}
+}
+
+// With output.channels asking for RestPosition and Orientation (through -set), frame 0's
+// rest positions are its positions, later frames keep each particle's (by ID) while
+// it moves, every Orientation is a unit quaternion, and a run stopped at frame 3 and
+// resumed writes frames byte for byte those of a run that never stopped: the rest
+// positions came through the checkpoint.
+func TestResumeKeepsRestPositions(t *testing.T) {
+	withChannels := []string{"-threads", "2", "-frames", "6", "-set", `output.channels=["RestPosition", "Orientation"]`}
+	whole, stopped := t.TempDir(), t.TempDir()
+	runOK := func(dir string, args ...string) {
+		t.Helper()
+		var stderr bytes.Buffer
+		args = append(append(append([]string(nil), withChannels...), args...), "-o", dir, sceneIn(t, dir, ""))
+		if code := run(args, io.Discard, &stderr); code != 0 {
+			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
+		}
+	}
+	runOK(whole, "-checkpoint", "0")
+	runOK(stopped, "-checkpoint", "3", "-frames", "3")
+	runOK(stopped, "-resume")
+
+	seeded := map[int64][3]float32{}
+	for f := 0; f <= 6; f++ {
+		name := frameName("snow.####.prt", f)
+		want, err := os.ReadFile(filepath.Join(whole, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(filepath.Join(stopped, name)); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s of the resumed run differs from the uninterrupted run's (%v)", name, err)
+		}
+		fr := readFrame(t, filepath.Join(whole, name))
+		pos, _, err1 := fr.Float32s("Position")
+		rest, _, err2 := fr.Float32s("RestPosition")
+		q, _, err3 := fr.Float32s("Orientation")
+		ids, _, err4 := fr.Int64s("ID")
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		moved := 0.0
+		for i, id := range ids {
+			r := [3]float32(rest[3*i : 3*i+3])
+			if f == 0 {
+				if r != [3]float32(pos[3*i:3*i+3]) {
+					t.Fatalf("%s: particle %d's rest position %v is not its position %v", name, id, r, pos[3*i:3*i+3])
+				}
+				seeded[id] = r
+			} else if r != seeded[id] {
+				t.Fatalf("%s: particle %d's rest position %v, seeded at %v", name, id, r, seeded[id])
+			}
+			for a := range 3 {
+				moved = max(moved, math.Abs(float64(pos[3*i+a]-r[a])))
+			}
+			w, x, y, z := float64(q[4*i+3]), float64(q[4*i]), float64(q[4*i+1]), float64(q[4*i+2])
+			if u := math.Abs(math.Sqrt(w*w+x*x+y*y+z*z) - 1); u > 1e-6 || w < 0 {
+				t.Fatalf("%s: particle %d's Orientation %v is not a unit quaternion with w >= 0", name, id, q[4*i:4*i+4])
+			}
+		}
+		if f == 6 && moved < 0.05 {
+			t.Errorf("by frame 6 no particle moved more than %.3f m from its rest position: the test does not see motion", moved)
+		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
+	"snowtools/cmd/internal/scene"
 	"snowtools/formats/prt"
 	"snowtools/simcore"
 )
@@ -23,11 +25,33 @@ type frameColumn struct {
 	typ   prt.DataType
 	arity int
 	put   func(rec []byte, c prt.Channel, p *simcore.Particles, i int) // particle i's value
+	// onRequest columns are written only when the scene's output.channels names them.
+	onRequest bool
 }
 
-// frameColumns are the columns in record order: the channels of simcore.Channels that
-// have a Frame, at the places it gives, and the derived columns at theirs.
-var frameColumns = placeFrameColumns()
+// allFrameColumns are the columns in record order: the channels of simcore.Channels
+// that have a Frame, at the places it gives, and the derived columns at theirs. The
+// columns written on request come last, and a frame leaves out those not asked for
+// (frameColumns).
+var allFrameColumns = placeFrameColumns()
+
+// frameColumns returns the columns of the frames of a scene that asks for the
+// channels requested (scene.Scene.Channels, names of scene.FrameChannels): every
+// column that is always written and the requested ones, in record order.
+func frameColumns(requested []string) []frameColumn {
+	var cols []frameColumn
+	for _, c := range allFrameColumns {
+		if !c.onRequest || slices.Contains(requested, c.name) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// hasColumn reports whether cols has the column called name.
+func hasColumn(cols []frameColumn, name string) bool {
+	return slices.ContainsFunc(cols, func(c frameColumn) bool { return c.name == name })
+}
 
 // derivedColumns are the frame columns computed from several channels. Krakatoa
 // multiplies its render density by Density, so Density is the packing ratio
@@ -37,22 +61,31 @@ var frameColumns = placeFrameColumns()
 // material's rho_0 up to its surface. SinteredDensity is the density of Ye and
 // Sugimoto's pressure sintering (equation 2, ParticleSintering.Density) for a
 // particle that sinters, and PhysicalDensity for one that does not: one channel that
-// a renderer can read for every particle of a scene that mixes both.
+// a renderer can read for every particle of a scene that mixes both. Orientation,
+// written on request, is the rotation of the particle's material
+// (simcore.Particles.Orientation) as a unit quaternion, x, y, z, w.
 var derivedColumns = []struct {
 	at  int
 	col frameColumn
 }{
-	{2, frameColumn{"Density", prt.Float32, 1, putPackingRatio}},
-	{5, frameColumn{"PhysicalDensity", prt.Float32, 1, putPhysicalDensity}},
-	{7, frameColumn{"SinteredDensity", prt.Float32, 1, putSinteredDensity}},
+	{2, frameColumn{name: "Density", typ: prt.Float32, arity: 1, put: putPackingRatio}},
+	{5, frameColumn{name: "PhysicalDensity", typ: prt.Float32, arity: 1, put: putPhysicalDensity}},
+	{7, frameColumn{name: "SinteredDensity", typ: prt.Float32, arity: 1, put: putSinteredDensity}},
+	{9, frameColumn{name: "Orientation", typ: prt.Float32, arity: 4, onRequest: true, put: putOrientation}},
 }
+
+// requestedInterpretations are the PRT Interpretation metadata of the columns written
+// on request (1 point, 4 orientation: Krakatoa checks that an Orientation channel
+// holds 4 floats); Position's and Velocity's are in frameMeta.
+var requestedInterpretations = map[string]int32{"RestPosition": 1, "Orientation": 4}
 
 // prtTypes are the PRT types of the Scalar types that channels are written as.
 var prtTypes = map[simcore.Scalar]prt.DataType{simcore.Int32: prt.Int32, simcore.Float32: prt.Float32, simcore.Float64: prt.Float64}
 
 // placeFrameColumns orders the written channels and the derived columns by their
-// places, which must be 0, 1, ... with none taken twice: the table and derivedColumns
-// are the program's own, so a clash is a bug, reported as the program starts.
+// places, which must be 0, 1, ... with none taken twice, those written on request
+// last, and those exactly scene.FrameChannels: the table and derivedColumns are the
+// program's own, so a clash is a bug, reported as the program starts.
 func placeFrameColumns() []frameColumn {
 	var cols []frameColumn
 	place := func(at int, c frameColumn) {
@@ -70,16 +103,26 @@ func placeFrameColumns() []frameColumn {
 	for i := range simcore.Channels {
 		ch := &simcore.Channels[i]
 		if ch.Frame != nil {
-			place(ch.Frame.At, frameColumn{ch.Frame.Name, prtTypes[ch.Frame.Type], ch.Arity(),
-				func(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+			place(ch.Frame.At, frameColumn{name: ch.Frame.Name, typ: prtTypes[ch.Frame.Type], arity: ch.Arity(),
+				onRequest: ch.Frame.OnRequest,
+				put: func(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
 					ch.EncodeFrame(p, i, rec[c.Offset:c.End()])
 				}})
 		}
 	}
+	var requestable []string
 	for at, c := range cols {
-		if c.put == nil {
+		switch {
+		case c.put == nil:
 			panic(fmt.Sprintf("no frame column at place %d", at))
+		case c.onRequest:
+			requestable = append(requestable, c.name)
+		case len(requestable) > 0:
+			panic(fmt.Sprintf("frame column %s, always written, comes after %s, written on request", c.name, requestable[0]))
 		}
+	}
+	if !slices.Equal(requestable, scene.FrameChannels) {
+		panic(fmt.Sprintf("the frame columns written on request are %v, but scenes may ask for %v", requestable, scene.FrameChannels))
 	}
 	return cols
 }
@@ -100,15 +143,29 @@ func putSinteredDensity(rec []byte, c prt.Channel, p *simcore.Particles, i int) 
 	c.PutFloat32s(rec, float32(p.SinteredDensity(i)))
 }
 
-// newHeader returns the header of a frame of n particles.
-func newHeader(n int, info frameInfo, bounds [6]float32) (prt.Header, []prt.Channel) {
+// putOrientation writes the rotation of the particle's material as the unit
+// quaternion x, y, z, w (w >= 0): the real part last, as Krakatoa's PRT Orientation
+// channel stores it (its quat4t lays out x, y, z, w "to match the Max layout") and as
+// Houdini's orient attribute does.
+func putOrientation(rec []byte, c prt.Channel, p *simcore.Particles, i int) {
+	w, x, y, z := p.Orientation(i)
+	c.PutFloat32s(rec, float32(x), float32(y), float32(z), float32(w))
+}
+
+// newHeader returns the header of a frame of n particles with the columns cols.
+func newHeader(n int, cols []frameColumn, info frameInfo, bounds [6]float32) (prt.Header, []prt.Channel) {
 	var h prt.Header
-	chans := make([]prt.Channel, len(frameColumns))
-	for k, c := range frameColumns {
+	chans := make([]prt.Channel, len(cols))
+	for k, c := range cols {
 		chans[k] = h.AddChannel(c.name, c.typ, c.arity)
 	}
 	h.Count = int64(n)
 	h.Meta = frameMeta(info, bounds)
+	for _, c := range cols {
+		if v, ok := requestedInterpretations[c.name]; ok && c.onRequest {
+			h.Meta = append(h.Meta, prt.MetaInt32(c.name, "Interpretation", v))
+		}
+	}
 	return h, chans
 }
 
@@ -138,8 +195,8 @@ func frameRate(fps float64) (num, den uint32) {
 	return uint32(math.Round(fps * 1000)), 1000
 }
 
-// writePRT writes the particles as one PRT frame.
-func writePRT(w io.Writer, p *simcore.Particles, info frameInfo) error {
+// writePRT writes the particles as one PRT frame of the columns cols (frameColumns).
+func writePRT(w io.Writer, p *simcore.Particles, cols []frameColumn, info frameInfo) error {
 	n := p.Len()
 	bounds := [6]float32{}
 	if n > 0 {
@@ -149,14 +206,14 @@ func writePRT(w io.Writer, p *simcore.Particles, info frameInfo) error {
 		}
 		bounds = [6]float32{float32(lo[0]), float32(lo[1]), float32(lo[2]), float32(hi[0]), float32(hi[1]), float32(hi[2])}
 	}
-	h, chans := newHeader(n, info, bounds)
+	h, chans := newHeader(n, cols, info, bounds)
 	pw, err := prt.NewWriter(w, h)
 	if err != nil {
 		return err
 	}
 	rec := make([]byte, h.ParticleSize())
 	for i := 0; i < n; i++ {
-		for k, c := range frameColumns {
+		for k, c := range cols {
 			c.put(rec, chans[k], p, i)
 		}
 		if err := pw.WriteParticle(rec); err != nil {

@@ -219,7 +219,7 @@ func TestPRTRoundTrip(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	info := frameInfo{Frame: 3, Time: 0.125, FPS: 24, H: 0.02}
-	if err := writePRT(&buf, p, info); err != nil {
+	if err := writePRT(&buf, p, frameColumns(nil), info); err != nil {
 		t.Fatal(err)
 	}
 	fr, err := prt.ReadAll(&buf)

@@ -38,6 +38,7 @@ func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
 type snowRun struct {
 	sc   *scene.Scene
 	opts runOptions
+	cols []frameColumn // of the frames
 	sim  *simcore.Sim
 	cps  *checkpoints
 	pv   *previewer // nil without -preview
@@ -55,13 +56,17 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 		return nil, 0, err
 	}
 	cps.removeTemporary()
-	r := &snowRun{sc: sc, opts: opts, cps: cps, log: log}
+	r := &snowRun{sc: sc, opts: opts, cols: frameColumns(sc.Channels), cps: cps, log: log}
 	first := 1
+	keepRest := hasColumn(r.cols, "RestPosition")
 	if opts.resume {
 		if r.sim, first, err = resumeSim(sc, cps, log); err != nil || r.sim == nil {
 			return nil, 0, err
 		}
-	} else if r.sim, err = startSim(sc, cps, log); err != nil {
+		if keepRest && r.sim.P.Rest == nil { // the scene identity rules this out; a frame would fail
+			return nil, 0, fmt.Errorf("-resume: the checkpoint holds no rest positions for output.channels' RestPosition")
+		}
+	} else if r.sim, err = startSim(sc, keepRest, cps, log); err != nil {
 		return nil, 0, err
 	}
 	if opts.preview {
@@ -70,9 +75,13 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	return r, first, nil
 }
 
-// startSim seeds the scene's snow and prepares it for frame 0.
-func startSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
+// startSim seeds the scene's snow and prepares it for frame 0; with keepRest the
+// particles keep the positions they are seeded at, for the RestPosition column.
+func startSim(sc *scene.Scene, keepRest bool, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
 	p := &simcore.Particles{}
+	if keepRest {
+		p.KeepRestPositions()
+	}
 	for i, src := range sc.Sources {
 		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
 			return nil, fmt.Errorf("snow[%d]: %v", i+1, err)
@@ -97,7 +106,7 @@ func startSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, e
 func (r *snowRun) write(frame int) error {
 	info := frameInfo{Frame: frame, Time: r.sim.Time, FPS: r.sc.FPS, H: r.sc.Config.H}
 	p := r.sim.P
-	if err := writeFrameFile(r.sc.OutDir, r.sc.Pattern, frame, func(w io.Writer) error { return writePRT(w, p, info) }); err != nil {
+	if err := writeFrameFile(r.sc.OutDir, r.sc.Pattern, frame, func(w io.Writer) error { return writePRT(w, p, r.cols, info) }); err != nil {
 		return err
 	}
 	if r.pv != nil {
