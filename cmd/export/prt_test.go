@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,5 +99,58 @@ func TestPRTKeepAndErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.prt")); err == nil {
 		t.Error("a failed export left a file")
+	}
+}
+
+// The channels snowsim writes on request, RestPosition float32[3] and Orientation
+// float32[4], go through -keep bit for bit with their Interpretation metadata, and
+// -drop removes them.
+func TestPRTCarriesRequestedChannels(t *testing.T) {
+	dir := t.TempDir()
+	b := newSnowball(0.5, 9)
+	var h prt.Header
+	pos := h.AddChannel("Position", prt.Float32, 3)
+	id := h.AddChannel("ID", prt.Int32, 1)
+	rest := h.AddChannel("RestPosition", prt.Float32, 3)
+	orient := h.AddChannel("Orientation", prt.Float32, 4)
+	h.Count = int64(b.len())
+	h.Meta = []prt.Meta{prt.MetaInt32("RestPosition", "Interpretation", 1), prt.MetaInt32("Orientation", "Interpretation", 4)}
+	in := filepath.Join(dir, "in.prt")
+	writePRTFile(t, in, h, func(i int, rec []byte) {
+		pos.PutFloat32s(rec, b.pos[3*i:3*i+3]...)
+		id.PutInt32s(rec, b.id[i])
+		rest.PutFloat32s(rec, b.pos[3*i]-0.1, b.pos[3*i+1], b.pos[3*i+2]+0.2)
+		a := float64(i) / 100
+		orient.PutFloat32s(rec, float32(math.Sin(a)), 0, 0, float32(math.Cos(a)))
+	})
+	src := readPRT(t, in)
+
+	kept := filepath.Join(dir, "kept.prt")
+	mustExport(t, "-to", "prt", "-keep", "Position,RestPosition,Orientation", in, kept)
+	f := readPRT(t, kept)
+	for _, name := range []string{"RestPosition", "Orientation"} {
+		got, arity, err := f.Float32s(name)
+		want, _, _ := src.Float32s(name)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("-keep: %s (arity %d, %v) differs from the input's", name, arity, err)
+		}
+		v, ok := f.Header.Int64Meta(name, "Interpretation")
+		w, _ := src.Header.Int64Meta(name, "Interpretation")
+		if !ok || !slices.Equal(v, w) {
+			t.Errorf("-keep: %s's Interpretation %v, want %v", name, v, w)
+		}
+	}
+	if len(f.Header.Channels) != 3 {
+		t.Errorf("-keep: channels %v", f.Header.Channels)
+	}
+
+	dropped := filepath.Join(dir, "dropped.prt")
+	mustExport(t, "-to", "prt", "-drop", "RestPosition,Orientation", in, dropped)
+	f = readPRT(t, dropped)
+	if _, ok := f.Header.Channel("Orientation"); ok || len(f.Header.Channels) != 2 {
+		t.Errorf("-drop: channels %v", f.Header.Channels)
+	}
+	if _, ok := f.Header.Lookup("Orientation", "Interpretation"); ok {
+		t.Error("-drop: Orientation's metadata outlived it")
 	}
 }
