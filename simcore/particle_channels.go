@@ -27,7 +27,8 @@ import (
 // even what the solver itself ignores (a renderer's rest position). A new channel
 // therefore changes the checkpoint layout, and simcore/checkpoint's TestLayoutVersion
 // fails until its version is raised. An Optional channel is nil until some particle
-// needs it (Sinter, until one sinters); a checkpoint stores it behind a flag of its own.
+// needs it (Sinter, until one sinters) or the caller asks for it (Rest,
+// KeepRestPositions); a checkpoint stores it behind a flag of its own.
 //
 // The table is not to be modified.
 var Channels = []Channel{
