@@ -31,16 +31,17 @@ type block struct {
 }
 
 // load reads the block of the cell region at origin from the 8 regions it spans:
-// a leaf's voxels one by one, a region without a leaf as the one value and state
-// the accessor gives its tile or the background. It reports whether any voxel is
-// active.
+// a leaf's voxels one by one, a region without a leaf as the one value the accessor
+// gives its tile or the background. Only the voxels of leaves count as active: an
+// active tile is constant, the surface does not cross it, and a level set has none.
+// It reports whether any voxel is active.
 func (b *block) load(acc *levelset.Accessor[float32], origin levelset.Coord) bool {
 	b.origin = origin
 	anyActive := false
 	for d := range 8 {
 		ro := origin.Add(regionStep(d))
 		leaf := acc.ProbeLeaf(ro)
-		fill, fillActive := acc.Probe(ro)
+		fill := acc.Get(ro)
 		// The block's voxels in region d: local 0..7 on the axes not in d, 8 on those in d.
 		lo, hi := [3]int{}, [3]int{}
 		for a := range 3 {
@@ -55,7 +56,7 @@ func (b *block) load(acc *levelset.Accessor[float32], origin levelset.Coord) boo
 				for z := lo[2]; z <= hi[2]; z++ {
 					i := blockIndex(x, y, z)
 					if leaf == nil {
-						b.value[i], b.active[i] = fill, fillActive
+						b.value[i], b.active[i] = fill, false
 					} else {
 						n := (x&7)<<6 | (y&7)<<3 | z&7
 						b.value[i], b.active[i] = leaf.Values[n], leaf.Active.IsOn(n)

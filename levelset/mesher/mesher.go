@@ -38,8 +38,9 @@ type Options struct {
 //
 // Cost and memory follow the active voxels. The surface is closed when every cell
 // it crosses has an active corner: true of a level set, whose band of active voxels
-// encloses its zero crossing. Active tiles are constant, so the surface never
-// crosses their inside, and it is not followed along their faces.
+// encloses its zero crossing. Only the active voxels of leaves count: an active
+// tile is constant, so the surface does not cross its inside, and the cells along
+// its faces are meshed only where they touch an active voxel of a leaf.
 func Mesh(phi *levelset.FloatGrid, opt Options) (*geom.Mesh, error) {
 	if err := phi.Transform.Validate(); err != nil {
 		return nil, err
