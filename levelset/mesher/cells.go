@@ -106,20 +106,23 @@ func (r *cellRegion) mesh(b *block, iso float64) {
 
 // meshCell adds the polygons of the cell at local position q, split into triangles.
 func (r *cellRegion) meshCell(b *block, q [3]int, inside int, iso float64) {
-	var refs [4]vertexRef
-	var points [4]geom.Vec3
+	var c cellVertices
 	for _, poly := range tables.polygons[inside] {
-		for v := range int(poly.n) {
-			refs[v], points[v] = r.vertex(b, q, tables.edges[poly.edges[v]], iso)
-		}
+		e := &poly.edges
 		if poly.n == 3 {
-			r.refs = append(r.refs, refs[0], refs[1], refs[2])
+			r.refs = append(r.refs, r.ref(&c, b, q, e[0]), r.ref(&c, b, q, e[1]), r.ref(&c, b, q, e[2]))
 			continue
 		}
 		// A quadrilateral is cut along its shorter diagonal (02 on a tie), which
 		// gives better-shaped triangles; the diagonal lies inside the tetrahedron,
 		// so the choice does not affect any other polygon.
-		if geom.Dist2(points[0], points[2]) <= geom.Dist2(points[1], points[3]) {
+		var refs [4]vertexRef
+		for v := range refs {
+			refs[v] = r.ref(&c, b, q, e[v])
+		}
+		d02 := geom.Dist2(c.point(b, q, e[0], iso), c.point(b, q, e[2], iso))
+		d13 := geom.Dist2(c.point(b, q, e[1], iso), c.point(b, q, e[3], iso))
+		if d02 <= d13 {
 			r.refs = append(r.refs, refs[0], refs[1], refs[2], refs[0], refs[2], refs[3])
 		} else {
 			r.refs = append(r.refs, refs[0], refs[1], refs[3], refs[1], refs[2], refs[3])
@@ -127,25 +130,55 @@ func (r *cellRegion) meshCell(b *block, q [3]int, inside int, iso float64) {
 	}
 }
 
-// vertex returns the reference of the vertex on edge e of the cell at local
-// position q, marks it used, and returns its point in block index space.
-func (r *cellRegion) vertex(b *block, q [3]int, e cellEdge, iso float64) (vertexRef, geom.Vec3) {
+// cellVertices caches, per edge of one cell, the vertex reference and the
+// crossing point, which several of its tetrahedra share.
+type cellVertices struct {
+	haveRef, havePoint uint32 // bit e: refs[e] or points[e] is set
+	refs               [19]vertexRef
+	points             [19]geom.Vec3
+}
+
+// ref returns the reference of the vertex on edge e of the cell at local position
+// q, and marks the edge used the first time.
+func (r *cellRegion) ref(c *cellVertices, b *block, q [3]int, e uint8) vertexRef {
+	if c.haveRef>>e&1 == 1 {
+		return c.refs[e]
+	}
+	a, d := edgeStart(q, tables.edges[e])
+	dir := tables.edges[e].hi &^ tables.edges[e].lo
+	key := ((a[0]&7)<<6|(a[1]&7)<<3|a[2]&7)<<3 | int(dir)
+	if r.used[d] == nil {
+		r.used[d] = new(edgeSet)
+	}
+	r.used[d].add(key)
+	c.haveRef |= 1 << e
+	c.refs[e] = makeRef(d, key)
+	return c.refs[e]
+}
+
+// point returns the crossing on edge e of the cell at local position q, in block
+// index space.
+func (c *cellVertices) point(b *block, q [3]int, e uint8, iso float64) geom.Vec3 {
+	if c.havePoint>>e&1 == 0 {
+		a, _ := edgeStart(q, tables.edges[e])
+		dir := tables.edges[e].hi &^ tables.edges[e].lo
+		i := blockIndex(a[0], a[1], a[2])
+		va, vb := b.value[i], b.value[i+cornerDelta[dir]]
+		c.points[e] = edgePoint(levelset.Coord{int32(a[0]), int32(a[1]), int32(a[2])}, dir, va, vb, iso)
+		c.havePoint |= 1 << e
+	}
+	return c.points[e]
+}
+
+// edgeStart returns the lower voxel of edge e of the cell at local position q, in
+// block coordinates 0..8, and the offset d of the region that holds it.
+func edgeStart(q [3]int, e cellEdge) (a [3]int, d int) {
 	lo := axisStep(e.lo)
-	var a [3]int // the edge's lower voxel, in block coordinates 0..8
-	d := 0       // the region offset of a
 	for axis := range 3 {
 		a[axis] = q[axis] + int(lo[axis])
 		if a[axis] == levelset.LeafDim {
 			d |= 4 >> axis
 		}
 	}
-	i := blockIndex(a[0], a[1], a[2])
-	dir := e.hi &^ e.lo
-	key := ((a[0]&7)<<6|(a[1]&7)<<3|a[2]&7)<<3 | int(dir)
-	if r.used[d] == nil {
-		r.used[d] = new(edgeSet)
-	}
-	r.used[d].add(key)
-	va, vb := b.value[i], b.value[i+cornerDelta[dir]]
-	return makeRef(d, key), edgePoint(levelset.Coord{int32(a[0]), int32(a[1]), int32(a[2])}, dir, va, vb, iso)
+	return a, d
 }
