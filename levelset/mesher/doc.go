@@ -15,6 +15,13 @@
 // from its ends (vertexMargin), so no two coincide. Triangles wind counter-clockwise
 // seen from outside: (b - a) x (c - a) points to phi > iso.
 //
+// OpenVDB's volumeToMesh is a dual method instead: one vertex per crossed cell,
+// at the mean of the cell's edge crossings, one quad per crossed edge. It makes a
+// third as many vertices and smooths what is sharp or smaller than a voxel. On a
+// smooth surface of 20 voxels' radius the two agree in area and volume to 0.2%; on
+// sharp edges, sheets and bumps of a few voxels this mesh has more area (and is
+// nearer the exact one).
+//
 // Work and memory follow the active voxels: only cells with an active corner are
 // meshed, region by region (8x8x8 cells), in parallel, and the mesh is the same
 // bytes for any number of threads.
