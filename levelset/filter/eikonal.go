@@ -20,9 +20,12 @@ import (
 //
 // Each voxel depends only on smaller neighbours, so iterating the update from the fixed
 // interface values, every other voxel starting unknown (+Inf), decreases every value
-// monotonically to the solution. A Jacobi iteration (every voxel from the values of the
-// step before) is independent of the order and the number of threads; it settles in
-// about sqrt(3) halfWidth steps, the longest chain of face steps across the band.
+// monotonically to the solution. An iteration updates each region in place, sweeping
+// its voxels in increasing offset order on even iterations and decreasing on odd ones
+// (fast sweeping inside a leaf), but reads the other regions' values as the iteration
+// before left them (Jacobi between leaves): so the result depends neither on the order
+// in which regions are visited nor on the number of threads, and an iteration carries
+// distances across a whole leaf.
 
 // godunov returns the upwind solution d for the smaller neighbours a (any order).
 func godunov(a [3]float64) float64 {
@@ -67,11 +70,11 @@ func (r *redistancer) solve(threads int) {
 	for i := range dirty {
 		dirty[i] = true
 	}
-	for range maxSweeps(r.halfWidth) {
+	for it := range maxSweeps(r.halfWidth) {
 		parallel.For(threads, count, func(_, i int) {
 			changed[i] = false
 			if dirty[i] || r.neighbourDirty(dirty, i) {
-				changed[i] = r.relax(i, next[i])
+				changed[i] = r.relax(i, next[i], it%2 == 1)
 			}
 		})
 		any := false
@@ -97,22 +100,36 @@ func (r *redistancer) neighbourDirty(dirty []bool, i int) bool {
 	return false
 }
 
-// relax writes into out one Jacobi update of region i and reports whether a value
-// went down.
-func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32) bool {
-	cur := r.dist[i]
-	*out = *cur
+// relax writes into out one update of region i, sweeping down the offsets when
+// backwards, and reports whether a value went down.
+func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32, backwards bool) bool {
+	*out = *r.dist[i]
 	changed := false
 	fixed := &r.fixed[i]
-	for n := range cur {
+	// value reads a neighbour: this region's newest value, another's from before.
+	value := func(n, f int) float32 {
+		j, m := r.band.step(i, n, f)
+		switch {
+		case j == i:
+			return out[m]
+		case j < 0:
+			return unknown
+		}
+		return r.dist[j][m]
+	}
+	for k := range levelset.LeafVoxels {
+		n := k
+		if backwards {
+			n = levelset.LeafVoxels - 1 - k
+		}
 		if fixed.IsOn(n) {
 			continue
 		}
 		var a [3]float64
 		for axis := range 3 {
-			a[axis] = float64(min(r.band.neighbour(r.dist, i, n, 2*axis), r.band.neighbour(r.dist, i, n, 2*axis+1)))
+			a[axis] = float64(min(value(n, 2*axis), value(n, 2*axis+1)))
 		}
-		if d := godunov(a); d < r.halfWidth && float32(d) < cur[n] {
+		if d := godunov(a); d < r.halfWidth && float32(d) < out[n] {
 			out[n] = float32(d)
 			changed = true
 		}
