@@ -20,7 +20,8 @@ import (
 //     computed voxel by voxel near the particles (surface_spheres.go);
 //  2. Redistance, so that phi is a distance in a band wide enough for what follows;
 //  3. Smooth, a Gaussian of sigma voxels, on that dilated surface, whose dips between
-//     particles are already filled and whose curvature is smaller by the dilation;
+//     particles are already filled and whose curvature is smaller by the dilation,
+//     and Redistance again;
 //  4. Offset by +D (erosion) and Redistance to the output band.
 //
 // Steps 1 and 4 together are a morphological closing: it fills the gaps narrower than
@@ -35,8 +36,9 @@ type SurfaceOptions struct {
 	// RadiusScale s multiplies each particle's radius; 0 means DefaultRadiusScale.
 	RadiusScale float64
 	// Closing is the closing radius D in voxels; 0 means the default, the larger of one
-	// voxel and the largest scaled particle diameter (the gaps of a jittered lattice are
-	// up to about two spacings); a negative value turns it off (a plain union of spheres).
+	// voxel and the largest scaled particle radius (half a spacing: the gaps between the
+	// spheres of a jittered lattice are up to about a spacing wide); a negative value
+	// turns it off (a plain union of spheres).
 	Closing float64
 	// Smoothing is the Gaussian's sigma in voxels on the dilated surface; 0 means none.
 	Smoothing float64
@@ -111,8 +113,16 @@ func SurfaceLevelSet(pos, radius []float32, opt SurfaceOptions) (*levelset.Float
 	if err != nil {
 		return nil, err
 	}
-	if err := filter.Smooth(dilated, o.Smoothing, o.Threads); err != nil {
-		return nil, err
+	if o.Smoothing > 0 {
+		if err := filter.Smooth(dilated, o.Smoothing, o.Threads); err != nil {
+			return nil, err
+		}
+		// Renormalise before eroding: the smoothing also lifts the kink of phi in the
+		// middle of a thin part (by 0.8 sigma for a sheet), which the erosion would
+		// bring to the surface and open as a hole.
+		if dilated, err = filter.Redistance(dilated, closing+float64(o.HalfWidth)+1, o.Threads); err != nil {
+			return nil, err
+		}
 	}
 	if err := filter.Offset(dilated, closing*o.VoxelSize); err != nil {
 		return nil, err
@@ -120,13 +130,13 @@ func SurfaceLevelSet(pos, radius []float32, opt SurfaceOptions) (*levelset.Float
 	return filter.Redistance(dilated, float64(o.HalfWidth), o.Threads)
 }
 
-// defaultClosing returns the larger of 1 and the largest diameter 2 s r_p in voxels
+// defaultClosing returns the larger of 1 and the largest radius s r_p in voxels
 // (voxelsPerMetre = s / dx); bad radii are reported later.
 func defaultClosing(radius []float32, voxelsPerMetre float64) float64 {
 	d := 1.0
 	for _, r := range radius {
 		if r > 0 && !math.IsInf(float64(r), 0) {
-			d = max(d, 2*float64(r)*voxelsPerMetre)
+			d = max(d, float64(r)*voxelsPerMetre)
 		}
 	}
 	return min(d, MaxRadiusVoxels)

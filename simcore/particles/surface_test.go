@@ -36,8 +36,8 @@ func surfaceOf(t *testing.T, pos, radius []float32, opt SurfaceOptions) *levelse
 // Measured (dx = h, then h/2): union of spheres: volume 0.46 and 0.44 of N m / rho
 // (the spheres do not even touch: the surface is full of holes), radius spread
 // 1.98 dx and 3.96 dx; closing (one voxel): 1.032 and 1.011, spread 0.071 dx and
-// 0.196 dx; closing with smoothing of one voxel: 1.003 and 1.006, spread 0.032 dx and
-// 0.102 dx, mean radius R - 0.003 dx and R + 0.04 dx. |grad phi| - 1: at most 0.08.
+// 0.196 dx; closing with smoothing of one voxel: 1.011 and 1.019, spread 0.035 dx and
+// 0.102 dx, mean radius R + 0.025 dx and R + 0.13 dx. |grad phi| - 1: at most 0.077.
 func TestSurfaceOfABall(t *testing.T) {
 	pos, radius, volume, R := ball()
 	for _, dx := range []float64{testH, testH / 2} {
@@ -61,14 +61,15 @@ func TestSurfaceOfABall(t *testing.T) {
 			t.Errorf("dx %.2g h: the smoothed surface's radius spread %.3f dx is not well below the closed one's (%.3f dx) or the union's (%.3f dx)",
 				dx/testH, spread/dx, closedSpread/dx, unionSpread/dx)
 		}
-		checkBand(t, smooth, 3)
+		checkBand(t, smooth, 3, func(geom.Vec3) bool { return true })
 	}
 }
 
-// checkBand checks the band's contract: active exactly where |phi| < 3 dx (up to the
-// float32 rounding), the inactive values +-background, and |grad phi| within 10% of 1
-// at the active voxels whose six neighbours are active (central differences).
-func checkBand(t *testing.T, g *levelset.FloatGrid, halfWidth float64) {
+// checkBand checks the band's contract: active exactly where |phi| < 3 dx, the
+// inactive values +-background, and |grad phi| within 10% of 1 (central differences) at
+// the active voxels whose six neighbours are active and where smoothAt holds: away from
+// edges and medial surfaces, where the distance has kinks. smoothAt nil skips that.
+func checkBand(t *testing.T, g *levelset.FloatGrid, halfWidth float64, smoothAt func(geom.Vec3) bool) {
 	t.Helper()
 	bg := float32(halfWidth * g.VoxelSize)
 	if g.Background != bg {
@@ -87,9 +88,15 @@ func checkBand(t *testing.T, g *levelset.FloatGrid, halfWidth float64) {
 			t.Errorf("tile %v: value %g active %v, want an inactive inside tile of %g", tile.Origin, tile.Value, tile.Active, -bg)
 		}
 	}
+	if smoothAt == nil {
+		return
+	}
 	acc := g.Accessor()
 	worst, count, off := 0.0, 0, 0
 	g.ForEachActive(func(c levelset.Coord, v float32) {
+		if !smoothAt(g.IndexToWorld(c)) {
+			return
+		}
 		var grad2 float64
 		for axis := range 3 {
 			p, m := c, c
