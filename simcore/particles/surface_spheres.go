@@ -112,20 +112,19 @@ func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
 	values := make([]*levelset.Leaf[float32], len(leaves))
 	allInside := make([]bool, len(leaves))
 	scratch := make([][levelset.LeafVoxels]float32, threads)
-	// Pass 1 keeps the leaves that hold some voxel outside; pass 2 the inside ones next
-	// to a leaf that does (or to no leaf at all).
+	// Pass 1 finds the leaves wholly inside: a voxel is inside when some particle is
+	// within R_p of it, so splatting the balls alone (no margin, a few voxels a
+	// particle) gives the signs. Pass 2 computes the values of the leaves that are not
+	// surrounded by inside leaves.
 	parallel.For(threads, len(leaves), func(w, i int) {
 		buf := &scratch[w]
-		b.gather(leaves[i], buf)
+		b.gather(leaves[i], 0, buf)
 		allInside[i] = !slices.ContainsFunc(buf[:], func(v float32) bool { return v >= 0 })
-		if !allInside[i] {
-			values[i] = b.leafOf(leaves[i], buf)
-		}
 	})
 	parallel.For(threads, len(leaves), func(w, i int) {
-		if allInside[i] && !b.surrounded(leaves[i], index, allInside) {
+		if !allInside[i] || !b.surrounded(leaves[i], index, allInside) {
 			buf := &scratch[w]
-			b.gather(leaves[i], buf)
+			b.gather(leaves[i], unionMargin, buf)
 			values[i] = b.leafOf(leaves[i], buf)
 		}
 	})
@@ -182,8 +181,10 @@ func (b *sphereBins) surrounded(o levelset.Coord, index map[levelset.Coord]int, 
 	return true
 }
 
-// gather sets buf to min(phi, unionMargin) in voxels over the leaf at origin L.
-func (b *sphereBins) gather(L levelset.Coord, buf *[levelset.LeafVoxels]float32) {
+// gather sets buf to min(phi, unionMargin) in voxels over the leaf at origin L, where
+// phi is computed within R_p + margin of each particle: exact for margin unionMargin,
+// only the right sign for margin 0.
+func (b *sphereBins) gather(L levelset.Coord, margin float32, buf *[levelset.LeafVoxels]float32) {
 	for n := range buf {
 		buf[n] = unionMargin
 	}
@@ -195,18 +196,17 @@ func (b *sphereBins) gather(L levelset.Coord, buf *[levelset.LeafVoxels]float32)
 		shift := [3]float32{float32(o[0] - L[0]), float32(o[1] - L[1]), float32(o[2] - L[2])}
 		for p := b.start[bin]; p < b.start[bin+1]; p++ {
 			rec := b.records[4*p : 4*p+4]
-			b.splat([3]float32{rec[0] + shift[0], rec[1] + shift[1], rec[2] + shift[2]}, rec[3], buf)
+			b.splat([3]float32{rec[0] + shift[0], rec[1] + shift[1], rec[2] + shift[2]}, rec[3], margin, buf)
 		}
 	})
 }
 
-// splat lowers the voxels of the leaf within R + unionMargin of x (voxels, relative to
+// splat lowers the voxels of the leaf within R + margin of x (voxels, relative to
 // the leaf's origin) to |v - x| - R where that is lower. It visits only the voxels of
-// that ball (the z range of each row from the circle it cuts) and takes a square root
-// only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
+// that ball's bounding box and takes a square root only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
 // with cur + R > 0, and most voxels inside the snow are low already.
-func (b *sphereBins) splat(x [3]float32, R float32, buf *[levelset.LeafVoxels]float32) {
-	reach := R + unionMargin
+func (b *sphereBins) splat(x [3]float32, R, margin float32, buf *[levelset.LeafVoxels]float32) {
+	reach := R + margin
 	for a := range 3 { // most particles a leaf reads do not reach it
 		if x[a]+reach < 0 || x[a]-reach > levelset.LeafDim-1 {
 			return
@@ -215,6 +215,7 @@ func (b *sphereBins) splat(x [3]float32, R float32, buf *[levelset.LeafVoxels]fl
 	reach2 := reach * reach
 	ilo, ihi := axisRange(x[0], reach)
 	jlo, jhi := axisRange(x[1], reach)
+	klo, khi := axisRange(x[2], reach)
 	for i := ilo; i <= ihi; i++ {
 		dx := float32(i) - x[0]
 		for j := jlo; j <= jhi; j++ {
@@ -223,7 +224,6 @@ func (b *sphereBins) splat(x [3]float32, R float32, buf *[levelset.LeafVoxels]fl
 			if dxy >= reach2 {
 				continue
 			}
-			klo, khi := axisRange(x[2], float32(math.Sqrt(float64(reach2-dxy))))
 			row := buf[i<<6|j<<3 : i<<6|j<<3+levelset.LeafDim]
 			for k := klo; k <= khi; k++ {
 				dz := float32(k) - x[2]
