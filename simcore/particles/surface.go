@@ -25,9 +25,11 @@ import (
 //  4. Offset by +D (erosion) and Redistance to the output band.
 //
 // Steps 1 and 4 together are a morphological closing: it fills the gaps narrower than
-// 2 D between the spheres and never removes anything, so a sheet one or two particles
-// thick survives; the smoothing then acts on the closed surface, moving a sphere of
-// radius R in by only about sigma^2 / (R + D).
+// 2 D between the spheres and never removes anything; the smoothing acts on the closed
+// surface, moving a sphere of radius R in by only about sigma^2 / (R + D), and the
+// redistance after it keeps the inside of thin parts inside. A sheet two particles
+// thick survives when it spans two voxels or more (one voxel thick, it needs a closing
+// of two voxels under a smoothing of one: see TestThinSheetSurvives).
 
 // SurfaceOptions control SurfaceLevelSet. Lengths in voxels scale with VoxelSize.
 type SurfaceOptions struct {
