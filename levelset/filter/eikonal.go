@@ -1,0 +1,138 @@
+package filter
+
+import (
+	"math"
+
+	"snowtools/levelset"
+	"snowtools/levelset/parallel"
+)
+
+// The eikonal equation |grad d| = 1, in voxel units, by the Godunov upwind scheme: with
+// a_k the smaller of the two neighbours' distances along axis k, d solves
+//
+//	sum_k max(d - a_k, 0)^2 = 1,
+//
+// whose solution, with a_1 <= a_2 <= a_3, uses the axes whose a_k lies below it:
+//
+//	d = a_1 + 1                                            if that is <= a_2,
+//	d = (a_1 + a_2 + sqrt(2 - (a_1 - a_2)^2)) / 2          if that is <= a_3,
+//	d = (s + sqrt(s^2 - 3 (q - 1))) / 3, s = sum a_k, q = sum a_k^2, otherwise.
+//
+// Each voxel depends only on smaller neighbours, so iterating the update from the fixed
+// interface values, every other voxel starting unknown (+Inf), decreases every value
+// monotonically to the solution. An iteration updates each region in place, sweeping
+// its voxels in increasing offset order on even iterations and decreasing on odd ones
+// (fast sweeping inside a leaf), but reads the other regions' values as the iteration
+// before left them (Jacobi between leaves): so the result depends neither on the order
+// in which regions are visited nor on the number of threads, and an iteration carries
+// distances across a whole leaf.
+
+// godunov returns the upwind solution d for the smaller neighbours a (any order).
+func godunov(a [3]float64) float64 {
+	if a[0] > a[1] {
+		a[0], a[1] = a[1], a[0]
+	}
+	if a[1] > a[2] {
+		a[1], a[2] = a[2], a[1]
+	}
+	if a[0] > a[1] {
+		a[0], a[1] = a[1], a[0]
+	}
+	d := a[0] + 1
+	if d <= a[1] {
+		return d
+	}
+	diff := a[0] - a[1]
+	d = (a[0] + a[1] + math.Sqrt(2-diff*diff)) / 2
+	if d <= a[2] {
+		return d
+	}
+	s := a[0] + a[1] + a[2]
+	q := a[0]*a[0] + a[1]*a[1] + a[2]*a[2]
+	return (s + math.Sqrt(max(s*s-3*(q-1), 0))) / 3
+}
+
+// maxSweeps bounds the Jacobi iterations for a band of half-width w voxels: far more
+// than the sqrt(3) w + 2 they take; a guard, not a tolerance.
+func maxSweeps(w float64) int { return 4*int(math.Ceil(w)) + 16 }
+
+// solve is step 2 of Redistance: the distances of the voxels beyond the interface, up
+// to halfWidth (those further stay unknown). A region is recomputed only when it or a
+// face neighbour changed in the step before.
+func (r *redistancer) solve(threads int) {
+	count := len(r.dist)
+	next := make([]*[levelset.LeafVoxels]float32, count)
+	for i := range next {
+		next[i] = new([levelset.LeafVoxels]float32)
+	}
+	dirty := make([]bool, count)
+	changed := make([]bool, count)
+	for i := range dirty {
+		dirty[i] = true
+	}
+	for it := range maxSweeps(r.halfWidth) {
+		parallel.For(threads, count, func(_, i int) {
+			changed[i] = false
+			if dirty[i] || r.neighbourDirty(dirty, i) {
+				changed[i] = r.relax(i, next[i], it%2 == 1)
+			}
+		})
+		any := false
+		for i, c := range changed {
+			if c {
+				*r.dist[i] = *next[i]
+				any = true
+			}
+		}
+		if !any {
+			return
+		}
+		dirty, changed = changed, dirty
+	}
+}
+
+func (r *redistancer) neighbourDirty(dirty []bool, i int) bool {
+	for _, j := range r.band.nbr[i] {
+		if j >= 0 && dirty[j] {
+			return true
+		}
+	}
+	return false
+}
+
+// relax writes into out one update of region i, sweeping down the offsets when
+// backwards, and reports whether a value went down.
+func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32, backwards bool) bool {
+	*out = *r.dist[i]
+	changed := false
+	fixed := &r.fixed[i]
+	// value reads a neighbour: this region's newest value, another's from before.
+	value := func(n, f int) float32 {
+		j, m := r.band.step(i, n, f)
+		switch {
+		case j == i:
+			return out[m]
+		case j < 0:
+			return unknown
+		}
+		return r.dist[j][m]
+	}
+	for k := range levelset.LeafVoxels {
+		n := k
+		if backwards {
+			n = levelset.LeafVoxels - 1 - k
+		}
+		if fixed.IsOn(n) {
+			continue
+		}
+		var a [3]float64
+		for axis := range 3 {
+			a[axis] = float64(min(value(n, 2*axis), value(n, 2*axis+1)))
+		}
+		if d := godunov(a); d < r.halfWidth && float32(d) < out[n] {
+			out[n] = float32(d)
+			changed = true
+		}
+	}
+	return changed
+}

@@ -1,0 +1,269 @@
+package particles
+
+import (
+	"math"
+	"slices"
+
+	"snowtools/levelset"
+	"snowtools/levelset/parallel"
+)
+
+// Step 1 of SurfaceLevelSet: the union of spheres phi(x) = min_p |x - x_p| - R_p near
+// the particles, with R_p = s r_p + D. A particle writes only the voxels within
+// R_p + unionMargin of its centre; elsewhere phi is at least unionMargin voxels, so
+// the grid holds min(phi, unionMargin dx) exactly, enough for Redistance to place the
+// surface and measure its slope.
+//
+// The work is gathered a leaf at a time: particles are binned by the leaf that holds
+// them, and a leaf reads the bins within reach, so each leaf is written by one worker
+// and, min being exact, the values never depend on the threads. Leaves of snow whose
+// 26 neighbours are all inside too hold no surface and become tiles, so memory follows
+// the surface rather than the volume.
+
+// unionMargin is how far beyond a sphere its distance is computed, in voxels: the
+// interface voxels and their neighbours, which Redistance reads.
+const unionMargin = 2
+
+// sphereBins holds the particles sorted by the leaf that holds their centre.
+type sphereBins struct {
+	dx      float64
+	ring    int32 // a particle reaches the leaves up to ring leaves from its own
+	bins    map[levelset.Coord]int32
+	origins []levelset.Coord // the bins' leaf origins
+	start   []int32          // bin b holds records start[b] to start[b+1]-1
+	// records holds x, y, z (voxels, relative to the bin's origin) and R (voxels) per
+	// particle, in bin order.
+	records []float32
+}
+
+// newSphereBins checks the particles and bins them; radii are scaled by scale and grown
+// by closing voxels.
+func newSphereBins(pos, radius []float32, dx, scale, closing float64) (*sphereBins, error) {
+	n := len(radius)
+	b := &sphereBins{dx: dx, bins: map[levelset.Coord]int32{}}
+	binOf := make([]int32, n)
+	var count []int32
+	last, lastBin := levelset.Coord{1, 1, 1}, int32(-1) // sorted input repeats bins
+	maxR := 0.0
+	for p := range n {
+		var c levelset.Coord
+		for a := range 3 {
+			x := float64(pos[3*p+a]) / dx
+			if !(math.Abs(x) < maxVoxelIndex) {
+				return nil, b.particleError(pos, radius, p, "the position is not finite or too far out for the grid")
+			}
+			c[a] = int32(math.Floor(x))
+		}
+		R := scale*float64(radius[p])/dx + closing
+		if !(radius[p] > 0) || math.IsInf(float64(radius[p]), 0) {
+			return nil, b.particleError(pos, radius, p, "the radius must be finite and positive")
+		}
+		if R > MaxRadiusVoxels {
+			return nil, b.particleError(pos, radius, p, "the grown radius is more than 32 voxels; use larger voxels")
+		}
+		maxR = max(maxR, R)
+		c = c.AlignDown(levelset.LeafLog2)
+		if c != last {
+			bin, ok := b.bins[c]
+			if !ok {
+				bin = int32(len(b.origins))
+				b.bins[c] = bin
+				b.origins = append(b.origins, c)
+				count = append(count, 0)
+			}
+			last, lastBin = c, bin
+		}
+		binOf[p] = lastBin
+		count[lastBin]++
+	}
+	b.ring = int32((maxR+unionMargin)/levelset.LeafDim) + 1
+	b.start = make([]int32, len(count)+1)
+	for i, c := range count {
+		b.start[i+1] = b.start[i] + c
+	}
+	b.records = make([]float32, 4*n)
+	next := slices.Clone(b.start[:len(count)])
+	for p, bin := range binOf {
+		rec := b.records[4*next[bin]:]
+		next[bin]++
+		o := b.origins[bin]
+		for a := range 3 {
+			rec[a] = float32(float64(pos[3*p+a])/dx - float64(o[a]))
+		}
+		rec[3] = float32(scale*float64(radius[p])/dx + closing)
+	}
+	return b, nil
+}
+
+func (b *sphereBins) particleError(pos, radius []float32, p int, reason string) error {
+	return &ParticleError{Index: p, Position: [3]float32{pos[3*p], pos[3*p+1], pos[3*p+2]}, Radius: radius[p], Reason: reason}
+}
+
+// unionLevelSet returns min(phi, unionMargin dx) on the leaves the particles reach, with
+// inside tiles below them and unionMargin dx as the background.
+func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
+	cap := float32(unionMargin * b.dx)
+	grid := levelset.NewGrid(levelset.Transform{VoxelSize: b.dx}, cap)
+	leaves := b.reachedLeaves()
+	index := make(map[levelset.Coord]int, len(leaves))
+	for i, o := range leaves {
+		index[o] = i
+	}
+	values := make([]*levelset.Leaf[float32], len(leaves))
+	allInside := make([]bool, len(leaves))
+	scratch := make([][levelset.LeafVoxels]float32, threads)
+	// Pass 1 finds the leaves wholly inside: a voxel is inside when some particle is
+	// within R_p of it, so splatting the balls alone (no margin, a few voxels a
+	// particle) gives the signs. Pass 2 computes the values of the leaves that are not
+	// surrounded by inside leaves.
+	parallel.For(threads, len(leaves), func(w, i int) {
+		buf := &scratch[w]
+		b.gather(leaves[i], 0, buf)
+		allInside[i] = !slices.ContainsFunc(buf[:], func(v float32) bool { return v >= 0 })
+	})
+	parallel.For(threads, len(leaves), func(w, i int) {
+		if !allInside[i] || !b.surrounded(leaves[i], index, allInside) {
+			buf := &scratch[w]
+			b.gather(leaves[i], unionMargin, buf)
+			values[i] = b.leafOf(leaves[i], buf)
+		}
+	})
+	for i, o := range leaves {
+		if values[i] != nil {
+			grid.AddLeaf(values[i])
+		} else {
+			grid.AddTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -cap})
+		}
+	}
+	return grid
+}
+
+// reachedLeaves returns, in Coord order, the leaves within ring of some bin.
+func (b *sphereBins) reachedLeaves() []levelset.Coord {
+	seen := map[levelset.Coord]bool{}
+	var out []levelset.Coord
+	for _, o := range b.origins {
+		b.forRing(o, func(c levelset.Coord) {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		})
+	}
+	slices.SortFunc(out, levelset.CompareCoords)
+	return out
+}
+
+// forRing calls fn with the leaf origins within ring leaves of o, o included.
+func (b *sphereBins) forRing(o levelset.Coord, fn func(levelset.Coord)) {
+	for x := -b.ring; x <= b.ring; x++ {
+		for y := -b.ring; y <= b.ring; y++ {
+			for z := -b.ring; z <= b.ring; z++ {
+				fn(o.Add(levelset.Coord{x * levelset.LeafDim, y * levelset.LeafDim, z * levelset.LeafDim}))
+			}
+		}
+	}
+}
+
+// surrounded reports whether the 26 neighbours of the leaf at o are all inside leaves:
+// then no voxel of it, nor any neighbour a stencil reads, is at the surface.
+func (b *sphereBins) surrounded(o levelset.Coord, index map[levelset.Coord]int, allInside []bool) bool {
+	for x := int32(-1); x <= 1; x++ {
+		for y := int32(-1); y <= 1; y++ {
+			for z := int32(-1); z <= 1; z++ {
+				j, ok := index[o.Add(levelset.Coord{x * levelset.LeafDim, y * levelset.LeafDim, z * levelset.LeafDim})]
+				if !ok || !allInside[j] {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// gather sets buf to min(phi, unionMargin) in voxels over the leaf at origin L, where
+// phi is computed within R_p + margin of each particle: exact for margin unionMargin,
+// only the right sign for margin 0.
+func (b *sphereBins) gather(L levelset.Coord, margin float32, buf *[levelset.LeafVoxels]float32) {
+	for n := range buf {
+		buf[n] = unionMargin
+	}
+	b.forRing(L, func(o levelset.Coord) {
+		bin, ok := b.bins[o]
+		if !ok {
+			return
+		}
+		shift := [3]float32{float32(o[0] - L[0]), float32(o[1] - L[1]), float32(o[2] - L[2])}
+		for p := b.start[bin]; p < b.start[bin+1]; p++ {
+			rec := b.records[4*p : 4*p+4]
+			b.splat([3]float32{rec[0] + shift[0], rec[1] + shift[1], rec[2] + shift[2]}, rec[3], margin, buf)
+		}
+	})
+}
+
+// splat lowers the voxels of the leaf within R + margin of x (voxels, relative to
+// the leaf's origin) to |v - x| - R where that is lower. It visits only the voxels of
+// that ball's bounding box and takes a square root only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
+// with cur + R > 0, and most voxels inside the snow are low already.
+func (b *sphereBins) splat(x [3]float32, R, margin float32, buf *[levelset.LeafVoxels]float32) {
+	reach := R + margin
+	for a := range 3 { // most particles a leaf reads do not reach it
+		if x[a]+reach < 0 || x[a]-reach > levelset.LeafDim-1 {
+			return
+		}
+	}
+	reach2 := reach * reach
+	ilo, ihi := axisRange(x[0], reach)
+	jlo, jhi := axisRange(x[1], reach)
+	klo, khi := axisRange(x[2], reach)
+	for i := ilo; i <= ihi; i++ {
+		dx := float32(i) - x[0]
+		for j := jlo; j <= jhi; j++ {
+			dy := float32(j) - x[1]
+			dxy := dx*dx + dy*dy
+			if dxy >= reach2 {
+				continue
+			}
+			row := buf[i<<6|j<<3 : i<<6|j<<3+levelset.LeafDim]
+			for k := klo; k <= khi; k++ {
+				dz := float32(k) - x[2]
+				q := dxy + dz*dz
+				if t := row[k] + R; t > 0 && q < t*t {
+					row[k] = float32(math.Sqrt(float64(q))) - R
+				}
+			}
+		}
+	}
+}
+
+// axisRange returns the voxels lo to hi of a leaf (0 to 7) within r of x along an axis;
+// lo > hi when there are none.
+// (int truncates towards zero, which is the floor and one less than the ceiling
+// for the positive values that are not clamped.)
+func axisRange(x, r float32) (lo, hi int) {
+	lo, hi = 0, levelset.LeafDim-1
+	if a := x - r; a > 0 {
+		lo = int(a)
+		if float32(lo) < a {
+			lo++
+		}
+	}
+	if b := x + r; b < levelset.LeafDim-1 {
+		hi = int(b)
+		if b < 0 {
+			hi = -1
+		}
+	}
+	return lo, hi
+}
+
+// leafOf returns the leaf at origin o holding buf in metres, every voxel active (the
+// active states are Redistance's to set).
+func (b *sphereBins) leafOf(o levelset.Coord, buf *[levelset.LeafVoxels]float32) *levelset.Leaf[float32] {
+	l := &levelset.Leaf[float32]{Origin: o}
+	for n, v := range buf {
+		l.Values[n] = float32(float64(v) * b.dx)
+	}
+	l.Active.SetAll(true)
+	return l
+}
