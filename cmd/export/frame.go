@@ -171,16 +171,10 @@ func (s *settings) colorValues(f *frame) ([]float32, error) {
 // fileBounds returns the box of the particles of a file, from its BoundBox metadata when
 // it has one (reading only the header), else from the positions.
 func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
-	file, err := os.Open(path)
+	h, err := readHeader(path)
 	if err != nil {
 		return lo, hi, 0, err
 	}
-	defer file.Close()
-	r, err := prt.NewReader(bufio.NewReader(file))
-	if err != nil {
-		return lo, hi, 0, err
-	}
-	h := r.Header()
 	if box, ok := h.Float64Meta("", "BoundBox"); ok && len(box) == 6 && !slices.ContainsFunc(box, math.IsNaN) {
 		return [3]float64(box[:3]), [3]float64(box[3:]), h.Count, nil
 	}
@@ -194,6 +188,20 @@ func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
 	}
 	lo, hi = pointBounds(pos)
 	return lo, hi, int64(f.Len()), nil
+}
+
+// readHeader reads only the header of a PRT file.
+func readHeader(path string) (prt.Header, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return prt.Header{}, err
+	}
+	defer file.Close()
+	r, err := prt.NewReader(bufio.NewReader(file))
+	if err != nil {
+		return prt.Header{}, err
+	}
+	return r.Header(), nil
 }
 
 // pointBounds returns the box of the finite points of pos (x y z each).

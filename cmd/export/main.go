@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -21,16 +22,20 @@ import (
 
 const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
 PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews,
+or into the snow's surface (a level set and a density cut by it, or a mesh);
 compares runs side by side in one picture, or reports their clusters: lumps and
 powder.
 
 Usage:
   export -to ply|vdb|prt|png|clusters [flags] input output
+  export -to surface [flags] input output...
   export -to compare [flags] output.png input...
 
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
 a numbered sequence; output names the files to write, with #### or %04d for the
-frame number, or for clusters the one CSV report (- for stdout). compare writes one
+frame number, or for clusters the one CSV report (- for stdout). surface writes an
+output per pattern, by its extension: .vdb (the level set "surface" and the density
+"density" cut by it), .obj or .ply (the closed mesh of the surface). compare writes one
 PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
 converted in parallel; files are replaced only when complete.
 
@@ -49,6 +54,8 @@ Examples:
   export -to png -sheet sheet.png -gif snow.gif 'sim/snow.####.prt'
   export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
   export -to png -ground ground.####.ply -sheet sheet.png 'sim/spray.####.prt' 'png/spray.####.png'  (sim/ground.####.ply)
+  export -to surface 'sim/snow.####.prt' 'surface/snow.####.vdb' 'surface/snow.####.obj'
+  export -to surface -velocity -smooth 2 'sim/snow.####.prt' 'mesh/snow.####.ply'   (vertex velocities)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -78,8 +85,9 @@ type settings struct {
 	// ply and vdb
 	velocity bool
 	props    []string // more channels: PLY properties, VDB grids
-	// vdb
+	// vdb and surface
 	voxel, filter, mass float64
+	filterGiven         bool // surface: else the filter spans the simulation's h
 	// prt and vdb
 	half []string
 	// prt
@@ -91,21 +99,24 @@ type settings struct {
 	clusters clusterSettings
 	// compare
 	compare compareSettings
+	// surface
+	surface surfaceSettings
 }
 
 // flagModes says which -to modes a flag applies to; flags not listed apply to all.
 var flagModes = map[string]string{
 	"ascii": "ply", "normals": "ply",
-	"velocity": "ply vdb", "props": "ply vdb",
-	"voxel": "vdb", "filter": "vdb", "mass": "vdb clusters",
-	"half": "prt vdb",
+	"velocity": "ply vdb surface", "props": "ply vdb surface",
+	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface",
+	"half": "prt vdb surface",
 	"keep": "prt", "drop": "prt", "rename": "prt",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
-	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare",
+	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface",
 	"ground": "png compare", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",
+	"smooth": "surface", "closing": "surface", "radius-scale": "surface", "memory": "surface",
 }
 
 func main() {
@@ -126,11 +137,11 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	switch s.to {
-	case "ply", "vdb", "prt", "png", "clusters", "compare":
+	case "ply", "vdb", "prt", "png", "clusters", "compare", "surface":
 	case "":
-		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters or compare (-h for help)")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters, compare or surface (-h for help)")
 	default:
-		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters or compare", s.to)
+		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters, compare or surface", s.to)
 	}
 	given, err := s.flagsGiven(fs.FlagSet)
 	if err != nil {
@@ -156,7 +167,7 @@ type rawFlags struct {
 // define declares the flags on fs: most straight into s, the rest into the rawFlags
 // that convert reads.
 func (s *settings) define(fs *flag.FlagSet) *rawFlags {
-	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters or compare (required)")
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters, compare or surface (required)")
 	raw := &rawFlags{frames: fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")}
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
 	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
@@ -176,6 +187,7 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	s.view.flags(fs)
 	s.clusters.flags(fs)
 	s.compare.flags(fs)
+	s.surface.flags(fs)
 	return raw
 }
 
@@ -204,6 +216,9 @@ func (s *settings) arguments(fs *flag.FlagSet, frames *string, given map[string]
 		if !given["size"] {
 			s.view.size = compareCellSize // a cell, not a whole picture
 		}
+	case s.to == "surface" && fs.NArg() >= 2:
+		s.input, s.output, s.surface.outputs = fs.Arg(0), fs.Arg(1), fs.Args()[1:]
+		s.filterGiven = given["filter"]
 	case fs.NArg() == 2:
 		s.input, s.output = fs.Arg(0), fs.Arg(1)
 	case fs.NArg() == 1 && wholeSequence:
@@ -261,6 +276,14 @@ func (s *settings) check() error {
 	}
 	if s.to == "png" || s.to == "compare" {
 		if err := s.view.check(); err != nil {
+			return err
+		}
+	}
+	if s.to == "surface" {
+		if s.view.radius < 0 || math.IsNaN(s.view.radius) || math.IsInf(s.view.radius, 0) {
+			return fmt.Errorf("-radius %g: must be positive", s.view.radius)
+		}
+		if err := s.surface.check(); err != nil {
 			return err
 		}
 	}

@@ -48,7 +48,15 @@ func exportAll(s *settings, log io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	done, stop := convertAll(jobs, conv, s.threads)
+	parallel := s.threads
+	if s.to == "surface" {
+		largest, err := largestFrame(jobs)
+		if err != nil {
+			return err
+		}
+		parallel = s.surface.surfaceParallel(s.threads, largest)
+	}
+	done, stop := convertAll(jobs, conv, s.threads, parallel)
 	tally := collect(done, stop, len(jobs), start, log)
 	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
 	if tally.failed != nil {
@@ -71,12 +79,13 @@ func exportAll(s *settings, log io.Writer) error {
 	return nil
 }
 
-// convertAll converts the jobs' frames in parallel, each with its share of the
-// threads: whole frames parallelise perfectly (reading, compressing and writing
-// included), so every worker gets a frame of its own when there are enough of them.
-// Outcomes arrive on done, which closes after the last; closing stop starts no more.
-func convertAll(jobs []job, conv converter, threads int) (done <-chan outcome, stop chan struct{}) {
-	parallel := min(threads, len(jobs))
+// convertAll converts the jobs' frames in parallel, at most maxParallel at once (a
+// memory bound), each with its share of the threads: whole frames parallelise
+// perfectly (reading, compressing and writing included), so every worker gets a
+// frame of its own when there are enough of them. Outcomes arrive on done, which
+// closes after the last; closing stop starts no more.
+func convertAll(jobs []job, conv converter, threads, maxParallel int) (done <-chan outcome, stop chan struct{}) {
+	parallel := max(1, min(threads, maxParallel, len(jobs)))
 	inner := max(1, threads/parallel)
 	todo := make(chan job)
 	out := make(chan outcome)
@@ -150,8 +159,8 @@ func plan(s *settings) ([]job, converter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if s.output != "" {
-		if err := os.MkdirAll(filepath.Dir(s.output), 0o755); err != nil {
+	for _, out := range s.outputs() {
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -182,20 +191,45 @@ func selectFrames(s *settings) ([]job, error) {
 	if s.output == "" {
 		return jobs, nil
 	}
-	pattern, isPattern, _ := seq.ParsePattern(s.output)
-	if !isPattern && len(jobs) > 1 {
-		return nil, fmt.Errorf("output %s names one file for %d frames: write the frame number as #### or %%04d", s.output, len(jobs))
+	for _, out := range s.outputs() {
+		if _, isPattern, _ := seq.ParsePattern(out); !isPattern && len(jobs) > 1 {
+			return nil, fmt.Errorf("output %s names one file for %d frames: write the frame number as #### or %%04d", out, len(jobs))
+		}
+		for _, j := range jobs {
+			if same, _ := sameFile(outputPath(out, j.in.Number), j.in.Path); same {
+				return nil, fmt.Errorf("output %s would replace its input", outputPath(out, j.in.Number))
+			}
+		}
 	}
 	for i := range jobs {
-		jobs[i].out = s.output
-		if isPattern {
-			jobs[i].out = pattern.Path(jobs[i].in.Number)
-		}
-		if same, _ := sameFile(jobs[i].out, jobs[i].in.Path); same {
-			return nil, fmt.Errorf("output %s would replace its input", jobs[i].out)
-		}
+		jobs[i].out = outputPath(s.output, jobs[i].in.Number)
 	}
 	return jobs, nil
+}
+
+// outputs returns the output patterns: -to surface's several, else the one.
+func (s *settings) outputs() []string {
+	if s.to == "surface" {
+		return s.surface.outputs
+	}
+	if s.output == "" {
+		return nil
+	}
+	return []string{s.output}
+}
+
+// largestFrame returns the largest particle count of the jobs' frames, from their
+// headers.
+func largestFrame(jobs []job) (int64, error) {
+	var largest int64
+	for _, j := range jobs {
+		h, err := readHeader(j.in.Path)
+		if err != nil {
+			return 0, fmt.Errorf("frame %d (%s): %v", j.in.Number, j.in.Path, err)
+		}
+		largest = max(largest, h.Count)
+	}
+	return largest, nil
 }
 
 // sameFile reports whether two paths name one existing file.
@@ -222,6 +256,8 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 		return &prtConverter{s: s}, nil
 	case "clusters":
 		return newClusterReport(s, jobs)
+	case "surface":
+		return &surfaceConverter{s: s}, nil
 	}
 	return newPNGConverter(s, jobs)
 }

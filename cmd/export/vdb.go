@@ -93,15 +93,29 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		}
 		voxel = h
 	}
+	vol, err := s.rasterize(f, pos, mass, voxel, s.filter, threads)
+	if err != nil {
+		return nil, err
+	}
+	grids := append([]*vdb.Grid{{Name: "density", Class: vdb.FogVolume, Float: vol.Density}}, attributeGrids(vol)...)
+	if err := s.halfGrids(grids); err != nil {
+		return nil, err
+	}
+	return &vdb.File{Meta: frameVDBMeta(f, s.filter), Grids: grids}, nil
+}
+
+// rasterize turns a frame into its density and the -velocity and -props grids.
+func (s *settings) rasterize(f *frame, pos, mass []float32, voxel, filter float64, threads int) (*particles.Volume, error) {
 	attrs, err := s.volumeAttributes(f)
 	if err != nil {
 		return nil, err
 	}
-	vol, err := particles.RasterizeVolume(pos, mass, attrs, particles.VolumeOptions{VoxelSize: voxel, Filter: s.filter, Threads: threads})
-	if err != nil {
-		return nil, err
-	}
-	grids := []*vdb.Grid{{Name: "density", Class: vdb.FogVolume, Float: vol.Density}}
+	return particles.RasterizeVolume(pos, mass, attrs, particles.VolumeOptions{VoxelSize: voxel, Filter: filter, Threads: threads})
+}
+
+// attributeGrids returns the grids of a volume's attributes.
+func attributeGrids(vol *particles.Volume) []*vdb.Grid {
+	var grids []*vdb.Grid
 	for _, a := range vol.Attributes {
 		g := &vdb.Grid{Name: a.Name, Float: a.Float, Vec3: a.Vec3}
 		if a.Name == "velocity" {
@@ -109,17 +123,19 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 		}
 		grids = append(grids, g)
 	}
-	if err := s.halfGrids(grids); err != nil {
-		return nil, err
-	}
-	meta := vdb.Metadata{"source": f.path, "particles": int64(f.Len()), "filter": s.filter}
+	return grids
+}
+
+// frameVDBMeta is the file metadata of a frame's .vdb: where it came from.
+func frameVDBMeta(f *frame, filter float64) vdb.Metadata {
+	meta := vdb.Metadata{"source": f.path, "particles": int64(f.Len()), "filter": filter}
 	if v, ok := f.Header.Int64Meta("", "Frame"); ok && len(v) == 1 {
 		meta["frame"] = int32(v[0])
 	}
 	if v, ok := f.Header.Float64Meta("", "Time"); ok && len(v) == 1 {
 		meta["time"] = v[0]
 	}
-	return &vdb.File{Meta: meta, Grids: grids}, nil
+	return meta
 }
 
 // gridName turns a PRT channel name (CamelCase, Krakatoa's convention) into the

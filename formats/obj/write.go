@@ -19,13 +19,15 @@ import (
 // moved by a rounding step. Vertex order is kept, so vertex i of m is line
 // "v" number i+1 of the file.
 //
-// An invalid mesh (see geom.Mesh.Validate) is an error that writes nothing.
-// Output is buffered; the underlying writer is not closed.
+// An invalid mesh (see geom.Mesh.Validate) is an error that writes nothing; an
+// empty one (no vertex, no triangle: the surface of a frame without snow) writes
+// only the comment. Output is buffered; the underlying writer is not closed.
 func Write(w io.Writer, m *geom.Mesh) error {
 	if m == nil {
 		return fmt.Errorf("obj: Write: nil mesh")
 	}
-	if err := m.Validate(); err != nil {
+	empty := len(m.Positions) == 0 && len(m.Triangles) == 0
+	if err := m.Validate(); err != nil && !empty {
 		return fmt.Errorf("obj: Write: %w", err)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)

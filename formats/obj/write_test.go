@@ -87,7 +87,6 @@ func TestWriteInvalid(t *testing.T) {
 	}
 	bad := []*geom.Mesh{
 		nil,
-		{},
 		{Positions: ok.Positions},
 		{Positions: ok.Positions, Triangles: [][3]int32{{0, 1, 3}}},
 		{Positions: ok.Positions, Triangles: [][3]int32{{-1, 1, 2}}},
@@ -104,6 +103,14 @@ func TestWriteInvalid(t *testing.T) {
 		if b.Len() != 0 {
 			t.Errorf("mesh %d: wrote %d bytes for an invalid mesh", i, b.Len())
 		}
+	}
+}
+
+// An empty mesh (the surface of a frame without snow) is a file with only the comment.
+func TestWriteEmpty(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, &geom.Mesh{}); err != nil || b.String() != "# snowtools\n" {
+		t.Errorf("empty mesh: %v, %q", err, b.String())
 	}
 }
 

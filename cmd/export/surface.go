@@ -1,0 +1,282 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/cmd/internal/seq"
+	"snowtools/formats/obj"
+	"snowtools/formats/vdb"
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/mesher"
+	"snowtools/simcore/particles"
+)
+
+// surfaceSettings are the flags of -to surface, which writes what a renderer or a DCC
+// loads as the snow's surface rather than its particles: per frame, a .vdb with the
+// level set "surface" and the density fog "density" cut by it, and/or the mesh of the
+// level set's zero crossing as OBJ or binary PLY.
+type surfaceSettings struct {
+	outputs     []string // the output patterns, in command-line order; their extensions say what each holds
+	smooth      float64  // Gaussian sigma in voxels, on the dilated surface
+	closing     float64  // closing radius in voxels; 0: particles.SurfaceOptions' default; < 0: none
+	radiusScale float64  // on each particle's volume-equivalent sphere; 0: the default
+	memory      float64  // GB that the frames converted at once may take
+}
+
+// The output kinds of -to surface, by file extension.
+const (
+	surfaceVDB = ".vdb"
+	surfaceOBJ = ".obj"
+	surfacePLY = ".ply"
+)
+
+func (s *surfaceSettings) flags(fs *flag.FlagSet) {
+	fs.Float64Var(&s.smooth, "smooth", 1, "surface: smoothing, the Gaussian's sigma in `voxels` (0: none)")
+	fs.Float64Var(&s.closing, "closing", 0, "surface: fill gaps between particles up to twice this many `voxels` (default: half a particle spacing; -1: none)")
+	fs.Float64Var(&s.radiusScale, "radius-scale", 0, "surface: `factor` on each particle's radius, (3 m / 4 pi rho)^(1/3) (default: that of a sphere inscribed in the particle's cube, 0.806)")
+	fs.Float64Var(&s.memory, "memory", 4, "surface: `GB` that the frames converted at once may take; fewer frames run in parallel when they would take more")
+}
+
+// check validates the flags and the outputs, which must be .vdb, .obj or .ply, each
+// at most once.
+func (s *surfaceSettings) check() error {
+	switch {
+	case !(s.smooth >= 0) || math.IsInf(s.smooth, 0):
+		return fmt.Errorf("-smooth %g: must be 0 or more voxels", s.smooth)
+	case math.IsNaN(s.closing) || math.IsInf(s.closing, 0):
+		return fmt.Errorf("-closing %g: must be a number of voxels", s.closing)
+	case !(s.radiusScale >= 0) || math.IsInf(s.radiusScale, 0):
+		return fmt.Errorf("-radius-scale %g: must be positive", s.radiusScale)
+	case !(s.memory > 0) || math.IsInf(s.memory, 0):
+		return fmt.Errorf("-memory %g: must be a positive number of GB", s.memory)
+	}
+	seen := map[string]string{}
+	for _, out := range s.outputs {
+		ext := strings.ToLower(filepath.Ext(out))
+		switch ext {
+		case surfaceVDB, surfaceOBJ, surfacePLY:
+		default:
+			return fmt.Errorf("output %s: -to surface writes .vdb (level set and density), .obj or .ply (mesh)", out)
+		}
+		if prev, dup := seen[ext]; dup {
+			return fmt.Errorf("outputs %s and %s: one output of each kind", prev, out)
+		}
+		seen[ext] = out
+		if err := checkOutputPattern(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bytesPerParticle is a frame's peak memory per particle while -to surface converts
+// it (measured with BenchmarkSurfaceFrame: the frame, the spheres' bins, the level set
+// through its filters, the fog and the mesh), so that -memory can bound how many
+// frames run at once.
+const bytesPerParticle = 600
+
+// surfaceParallel returns how many frames may be converted at once within the
+// memory budget, given the largest frame's particle count.
+func (s *surfaceSettings) surfaceParallel(threads int, largest int64) int {
+	perFrame := float64(max(largest, 1)) * bytesPerParticle
+	return max(1, min(threads, int(s.memory*1e9/perFrame)))
+}
+
+// surfaceConverter turns each frame into its surface outputs.
+type surfaceConverter struct {
+	s *settings
+}
+
+// A surfaceFrame is what one frame's outputs are made of.
+type surfaceFrame struct {
+	grids []*vdb.Grid // "surface", "density" and the -velocity and -props grids
+	mesh  *geom.Mesh  // nil unless a mesh output is asked for
+	meta  vdb.Metadata
+}
+
+func (c *surfaceConverter) convert(j job, threads int) result {
+	f, err := readFrame(j.in.Path)
+	if err != nil {
+		return result{err: err}
+	}
+	sf, err := c.s.surfaceOf(f, threads)
+	if err != nil {
+		return result{err: err}
+	}
+	var written int64
+	for _, pattern := range c.s.surface.outputs {
+		path := outputPath(pattern, j.in.Number)
+		var n int64
+		switch strings.ToLower(filepath.Ext(pattern)) {
+		case surfaceVDB:
+			n, err = writeOutput(path, func(w io.Writer) error {
+				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
+			})
+		case surfaceOBJ:
+			n, err = writeOutput(path, func(w io.Writer) error { return obj.Write(w, sf.mesh) })
+		case surfacePLY:
+			n, err = writeOutput(path, func(w io.Writer) error {
+				return meshfile.WritePLY(w, sf.mesh, "snowtools export of "+f.path)
+			})
+		}
+		if err != nil {
+			return result{err: err}
+		}
+		written += n
+	}
+	return result{particles: f.Len(), bytes: written}
+}
+
+func (c *surfaceConverter) finish(io.Writer) error { return nil }
+
+// outputPath names frame number's file of an output pattern (a plain name is itself).
+func outputPath(pattern string, number int) string {
+	if p, isPattern, _ := seq.ParsePattern(pattern); isPattern {
+		return p.Path(number)
+	}
+	return pattern
+}
+
+// surfaceOf builds a frame's level set, masked fog, extra grids and mesh.
+func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
+	pos, err := f.positions()
+	if err != nil {
+		return nil, err
+	}
+	mass, err := f.masses(s.mass)
+	if err != nil {
+		return nil, err
+	}
+	radius, err := s.sphereRadii(f, mass)
+	if err != nil {
+		return nil, err
+	}
+	voxel, filter, err := s.surfaceVoxel(f)
+	if err != nil {
+		return nil, err
+	}
+	phi, err := particles.SurfaceLevelSet(pos, radius, particles.SurfaceOptions{
+		VoxelSize: voxel, RadiusScale: s.surface.radiusScale, Closing: s.surface.closing,
+		Smoothing: s.surface.smooth, Threads: threads,
+	})
+	if err != nil {
+		return nil, err
+	}
+	sf := &surfaceFrame{meta: frameVDBMeta(f, filter)}
+	if s.wants(surfaceVDB) || s.velocity {
+		vol, err := s.rasterize(f, pos, mass, voxel, filter, threads)
+		if err != nil {
+			return nil, err
+		}
+		if s.wants(surfaceVDB) {
+			if sf.grids, err = s.surfaceGrids(phi, vol, threads); err != nil {
+				return nil, err
+			}
+		}
+		if s.wants(surfaceOBJ) || s.wants(surfacePLY) {
+			if sf.mesh, err = meshOf(phi, vol, threads); err != nil {
+				return nil, err
+			}
+		}
+		return sf, nil
+	}
+	sf.mesh, err = meshOf(phi, nil, threads)
+	return sf, err
+}
+
+// wants reports whether an output of the kind ext was asked for.
+func (s *settings) wants(ext string) bool {
+	for _, out := range s.surface.outputs {
+		if strings.ToLower(filepath.Ext(out)) == ext {
+			return true
+		}
+	}
+	return false
+}
+
+// surfaceGrids returns the grids of the .vdb: the level set, the fog cut by it, then
+// the -velocity and -props grids as -to vdb writes them.
+func (s *settings) surfaceGrids(phi *levelset.FloatGrid, vol *particles.Volume, threads int) ([]*vdb.Grid, error) {
+	fog, err := particles.MaskFog(vol.Density, phi, threads)
+	if err != nil {
+		return nil, err
+	}
+	grids := append([]*vdb.Grid{
+		{Name: "surface", Class: vdb.LevelSet, Float: phi},
+		{Name: "density", Class: vdb.FogVolume, Float: fog},
+	}, attributeGrids(vol)...)
+	return grids, s.halfGrids(grids)
+}
+
+// meshOf meshes the level set's zero crossing, with the velocity grid's values at the
+// vertices when vol has one (for motion blur).
+func meshOf(phi *levelset.FloatGrid, vol *particles.Volume, threads int) (*geom.Mesh, error) {
+	m, err := mesher.Mesh(phi, mesher.Options{Threads: threads})
+	if err != nil {
+		return nil, err
+	}
+	if vol != nil {
+		for _, a := range vol.Attributes {
+			if a.Name == "velocity" {
+				m.Velocities = mesher.SampleVelocities(m, a.Vec3, threads)
+			}
+		}
+	}
+	return m, nil
+}
+
+// sphereRadii returns each particle's volume-equivalent radius (3 m / 4 pi rho)^(1/3),
+// from its mass and PhysicalDensity, or one radius for all from -radius or, for frames
+// without densities, from GridSpacing (eight particles per cell, snowsim's default).
+func (s *settings) sphereRadii(f *frame, mass []float32) ([]float32, error) {
+	radius := make([]float32, f.Len())
+	uniform := s.view.radius
+	if uniform == 0 {
+		rho, err := f.floats("PhysicalDensity", 1)
+		if err == nil {
+			for i := range radius {
+				if !(rho[i] > 0) {
+					return nil, fmt.Errorf("particle %d: PhysicalDensity %g: must be positive", i, rho[i])
+				}
+				radius[i] = float32(particles.SphereRadius(float64(mass[i]), float64(rho[i])))
+			}
+			return radius, nil
+		}
+		h, ok := f.gridSpacing()
+		if !ok {
+			return nil, errors.New("no PhysicalDensity channel nor GridSpacing metadata to size the particles: give -radius")
+		}
+		uniform = math.Cbrt(3 * h * h * h / 8 / (4 * math.Pi))
+	}
+	for i := range radius {
+		radius[i] = float32(uniform)
+	}
+	return radius, nil
+}
+
+// surfaceVoxel returns the voxel size, -voxel or half the simulation's h (one voxel
+// per particle spacing at snowsim's eight particles per cell), and the fog's kernel
+// width in voxels, -filter or the one that spans h as section 9's density does.
+func (s *settings) surfaceVoxel(f *frame) (voxel, filter float64, err error) {
+	h, hasH := f.gridSpacing()
+	voxel = s.voxel
+	if voxel == 0 {
+		if !hasH {
+			return 0, 0, errors.New("no GridSpacing metadata (the file is not from snowsim): give the voxel size with -voxel")
+		}
+		voxel = h / 2
+	}
+	filter = s.filter
+	if !s.filterGiven && hasH {
+		filter = min(max(h/voxel, 1), particles.MaxFilter)
+	}
+	return voxel, filter, nil
+}

@@ -1,0 +1,321 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"snowtools/cmd/internal/blendertest"
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/formats/obj"
+	"snowtools/formats/ply"
+	"snowtools/formats/vdb"
+	"snowtools/formats/vdb/vdbtest"
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+)
+
+// surfaceRun is one -to surface conversion of a two-frame falling ball, with every
+// output: the .vdb (with velocity), the OBJ and the PLY.
+type surfaceRun struct {
+	dir           string
+	balls         []*snowball
+	vdb, obj, ply string // patterns
+}
+
+func newSurfaceRun(t *testing.T, extra ...string) *surfaceRun {
+	t.Helper()
+	dir := t.TempDir()
+	in, balls := writeSequence(t, dir, 2)
+	r := &surfaceRun{dir: dir, balls: balls,
+		vdb: filepath.Join(dir, "out", "snow.####.vdb"),
+		obj: filepath.Join(dir, "out", "snow.####.obj"),
+		ply: filepath.Join(dir, "out", "snow.####.ply")}
+	args := append([]string{"-to", "surface", "-velocity"}, extra...)
+	mustExport(t, append(args, in, r.vdb, r.obj, r.ply)...)
+	return r
+}
+
+// path names frame n's file of an output pattern.
+func (r *surfaceRun) path(pattern string, n int) string {
+	return strings.Replace(pattern, "####", fmt.Sprintf("%04d", n), 1)
+}
+
+func (r *surfaceRun) mesh(t *testing.T, n int) *geom.Mesh {
+	t.Helper()
+	f, err := os.Open(r.path(r.obj, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := obj.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// particleVolume is sum of m / rho: the volume the particles stand for.
+func (b *snowball) particleVolume() float64 {
+	v := 0.0
+	for i, m := range b.mass {
+		v += float64(m) / float64(b.rho[i])
+	}
+	return v
+}
+
+func meshArea(m *geom.Mesh) float64 {
+	a := 0.0
+	for _, tri := range m.Triangles {
+		p, q, r := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
+		a += q.Sub(p).Cross(r.Sub(p)).Norm() / 2
+	}
+	return a
+}
+
+// The level set is a level set (class, band, signs), the fog ends at it, and the
+// mesh is closed, outward, and holds the particles' volume.
+func TestSurfaceOfABall(t *testing.T) {
+	r := newSurfaceRun(t)
+	for n, b := range r.balls {
+		frame := n + 1
+		f := readVDB(t, r.path(r.vdb, frame))
+		surface, density, velocity := f.Grid("surface"), f.Grid("density"), f.Grid("velocity")
+		if surface == nil || density == nil || velocity == nil {
+			t.Fatalf("frame %d: grids %v", frame, f.Grids)
+		}
+		phi := surface.Float
+		dx := ballH / 2
+		if surface.Class != vdb.LevelSet || density.Class != vdb.FogVolume || phi.VoxelSize != dx || phi.Background != float32(3*dx) {
+			t.Fatalf("frame %d: surface %s, voxel %g, background %g; density %s", frame, surface.Class, phi.VoxelSize, phi.Background, density.Class)
+		}
+		centre := b.centre()
+		sampler := levelset.NewFloatSampler(phi)
+		inside := sampler.Sample(centre)
+		outside := sampler.Sample(centre.Add(geom.Vec3{0, 2 * ballRadius, 0}))
+		if !(inside < 0 && outside > 0) {
+			t.Errorf("frame %d: phi %g at the centre, %g outside", frame, inside, outside)
+		}
+		density.Float.ForEachActive(func(c levelset.Coord, rho float32) {
+			if phi.Get(c) >= 0 {
+				t.Fatalf("frame %d: density %g at %v, on or outside the surface (phi %g)", frame, rho, c, phi.Get(c))
+			}
+		})
+
+		m := r.mesh(t, frame)
+		topo := geom.NewTopology(m.Triangles)
+		if !topo.Closed {
+			t.Fatalf("frame %d: mesh not closed: %d boundary, %d non-manifold edges", frame, topo.BoundaryEdges, topo.NonManifoldEdges)
+		}
+		want := b.particleVolume()
+		got := m.SignedVolume()
+		t.Logf("frame %d: %d particles, %d triangles, mesh volume %.6g m^3, particles %.6g m^3 (%+.2f%%), area %.4g m^2 (sphere %.4g)",
+			frame, b.len(), len(m.Triangles), got, want, 100*(got/want-1), meshArea(m), 4*math.Pi*ballRadius*ballRadius)
+		if math.Abs(got/want-1) > 0.03 {
+			t.Errorf("frame %d: the mesh encloses %.6g m^3, the particles stand for %.6g", frame, got, want)
+		}
+	}
+}
+
+// centre is the ball's centre of mass.
+func (b *snowball) centre() geom.Vec3 {
+	var c geom.Vec3
+	for i := 0; i < b.len(); i++ {
+		c = c.Add(geom.Vec3{float64(b.pos[3*i]), float64(b.pos[3*i+1]), float64(b.pos[3*i+2])})
+	}
+	return c.Scale(1 / float64(b.len()))
+}
+
+// The PLY mesh is the OBJ mesh with a velocity per vertex, sampled from the
+// particles' (the ball falls at about 2 m/s).
+func TestSurfacePLYCarriesVelocities(t *testing.T) {
+	r := newSurfaceRun(t)
+	m := r.mesh(t, 1)
+	got, err := meshfile.Read(r.path(r.ply, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Positions) != len(m.Positions) || !slices.Equal(got.Triangles, m.Triangles) {
+		t.Fatalf("PLY: %d vertices, %d triangles; OBJ: %d, %d", len(got.Positions), len(got.Triangles), len(m.Positions), len(m.Triangles))
+	}
+	f, err := os.Open(r.path(r.ply, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	file, err := ply.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, records, _ := file.Element("vertex")
+	ovy := v.Offset("vy")
+	if ovy < 0 {
+		t.Fatalf("no vy in %v", v.Properties)
+	}
+	size := v.RecordSize()
+	sum := 0.0
+	for i := range len(records) / size {
+		sum += ply.Float.Float64(records[i*size+ovy:])
+	}
+	mean := sum / float64(len(records)/size)
+	if !closeTo(mean, -2, 0.05, 2) {
+		t.Errorf("mean vertical velocity of the vertices %g m/s, the particles fall at 2 m/s", mean)
+	}
+}
+
+// An empty frame (a spray that has not started) gives valid, empty outputs.
+func TestSurfaceOfNothing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "empty.prt")
+	(&snowball{}).writePRT(t, in, 3)
+	out := filepath.Join(dir, "empty.vdb")
+	mesh := filepath.Join(dir, "empty.obj")
+	mustExport(t, "-to", "surface", in, out, mesh)
+	f := readVDB(t, out)
+	if g := f.Grid("surface"); g == nil || g.Float.ActiveVoxelCount() != 0 {
+		t.Errorf("surface of nothing: %+v", g)
+	}
+	if text, err := os.ReadFile(mesh); err != nil || strings.Contains(string(text), "\nv ") {
+		t.Errorf("mesh of nothing: %v, %q", err, text)
+	}
+}
+
+func TestSurfaceErrors(t *testing.T) {
+	dir := t.TempDir()
+	in, balls := writeSequence(t, dir, 1)
+	bad := filepath.Join(dir, "bad.prt")
+	balls[0].pos[3*7+1] = float32(math.NaN())
+	balls[0].writePRT(t, bad, 5)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-to", "surface", in}, "give the input and the output"},
+		{[]string{"-to", "surface", in, filepath.Join(dir, "a.png")}, "writes .vdb"},
+		{[]string{"-to", "surface", in, filepath.Join(dir, "a.obj"), filepath.Join(dir, "b.obj")}, "one output of each kind"},
+		{[]string{"-to", "surface", "-smooth", "-1", in, filepath.Join(dir, "a.obj")}, "-smooth -1"},
+		{[]string{"-to", "surface", "-radius-scale", "NaN", in, filepath.Join(dir, "a.obj")}, "-radius-scale NaN"},
+		{[]string{"-to", "surface", "-memory", "0", in, filepath.Join(dir, "a.obj")}, "-memory 0"},
+		{[]string{"-to", "vdb", "-smooth", "2", in, filepath.Join(dir, "a.vdb")}, "-smooth applies to -to surface"},
+		{[]string{"-to", "surface", bad, filepath.Join(dir, "bad.obj")}, "particle 7"},
+	} {
+		status, log := runExport(t, c.args...)
+		if status == 0 || !strings.Contains(log, c.want) {
+			t.Errorf("%v: status %d, log %q; want an error with %q", c.args, status, log, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.obj")); !os.IsNotExist(err) {
+		t.Errorf("a failed frame left its output: %v", err)
+	}
+}
+
+// surfaceReport is what OpenVDB sees of a surface (testdata/surface_check.py).
+type surfaceReport struct {
+	Class      string
+	Background float64
+	VoxelSize  float64 `json:"voxel_size"`
+	Active     int64
+	Values     []float64
+	MeshArea   float64 `json:"mesh_area"`
+	MeshVolume float64 `json:"mesh_volume"`
+	MeshPoints int     `json:"mesh_points"`
+}
+
+// OpenVDB reads the surface as a level set with our band and signs, and its own
+// mesher, on our level set, agrees with our mesh in area and volume within 1%.
+func TestSurfaceReadByOpenVDB(t *testing.T) {
+	vdbtest.NeedOpenVDB(t)
+	r := newSurfaceRun(t)
+	b := r.balls[0]
+	c := b.centre()
+	out := vdbtest.Run(t, vdbtest.Python, filepath.Join("testdata", "surface_check.py"), r.path(r.vdb, 1),
+		point(c), point(c.Add(geom.Vec3{0, 2 * ballRadius, 0})))
+	var rep surfaceReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	dx := ballH / 2
+	if rep.Class != "level set" || !closeTo(rep.Background, 3*dx, 1e-6, 1) || rep.VoxelSize != dx || len(rep.Values) != 2 ||
+		!(rep.Values[0] < 0 && rep.Values[1] > 0) {
+		t.Fatalf("OpenVDB's view of the surface: %+v", rep)
+	}
+	m := r.mesh(t, 1)
+	area, volume := meshArea(m), m.SignedVolume()
+	t.Logf("OpenVDB's mesh: %d points, area %.5g m^2, volume %.5g m^3; ours: %d vertices, area %.5g (%+.2f%%), volume %.5g (%+.2f%%)",
+		rep.MeshPoints, rep.MeshArea, rep.MeshVolume, len(m.Positions), area, 100*(area/rep.MeshArea-1), volume, 100*(volume/rep.MeshVolume-1))
+	if math.Abs(area/rep.MeshArea-1) > 0.01 || math.Abs(volume/rep.MeshVolume-1) > 0.01 {
+		t.Errorf("our mesh and OpenVDB's differ by more than 1%% in area or volume")
+	}
+}
+
+func point(p geom.Vec3) string {
+	return strconv.FormatFloat(p[0], 'g', -1, 64) + "," + strconv.FormatFloat(p[1], 'g', -1, 64) + "," + strconv.FormatFloat(p[2], 'g', -1, 64)
+}
+
+// Blender 3.4 imports the OBJ and PLY sequences: the same vertices, faces and bounds
+// as ours, in world space (its OBJ importer turns our Y up into its Z up; its PLY
+// importer does not).
+func TestSurfaceImportedByBlender(t *testing.T) {
+	blendertest.Need(t)
+	r := newSurfaceRun(t)
+	script := `
+import bpy, sys
+args = sys.argv[sys.argv.index("--") + 1:]
+for path in args:
+    bpy.ops.object.select_all(action="SELECT")
+    bpy.ops.object.delete()
+    if path.endswith(".obj"):
+        bpy.ops.wm.obj_import(filepath=path)
+    else:
+        bpy.ops.import_mesh.ply(filepath=path)
+    obj = bpy.context.selected_objects[0]
+    me = obj.data
+    xs = [obj.matrix_world @ v.co for v in me.vertices]
+    lo = [min(c[k] for c in xs) for k in range(3)]
+    hi = [max(c[k] for c in xs) for k in range(3)]
+    tris = sum(len(p.vertices) - 2 for p in me.polygons)
+    print("SNOWTOOLS", path, len(me.vertices), tris, *lo, *hi)
+`
+	var paths []string
+	for n := 1; n <= 2; n++ {
+		paths = append(paths, r.path(r.obj, n), r.path(r.ply, n))
+	}
+	lines := blendertest.Run(t, script, paths...)
+	if len(lines) != len(paths) {
+		t.Fatalf("Blender reported %d imports of %d:\n%s", len(lines), len(paths), strings.Join(lines, "\n"))
+	}
+	for i, line := range lines {
+		fields := strings.Fields(line)
+		n := i/2 + 1
+		m := r.mesh(t, n)
+		lo, hi := m.Bounds()
+		verts, _ := strconv.Atoi(fields[1])
+		tris, _ := strconv.Atoi(fields[2])
+		var box [6]float64
+		for k := range box {
+			box[k], _ = strconv.ParseFloat(fields[3+k], 64)
+		}
+		// Blender's OBJ importer maps our (x, y, z), Y up, to its (x, -z, y), Z up;
+		// its PLY importer keeps the coordinates as they are.
+		wantLo, wantHi := lo, hi
+		if strings.HasSuffix(fields[0], ".obj") {
+			wantLo = geom.Vec3{lo[0], -hi[2], lo[1]}
+			wantHi = geom.Vec3{hi[0], -lo[2], hi[1]}
+		}
+		if verts != len(m.Positions) || tris != len(m.Triangles) {
+			t.Errorf("%s: Blender has %d vertices, %d triangles; ours %d, %d", fields[0], verts, tris, len(m.Positions), len(m.Triangles))
+		}
+		for k := 0; k < 3; k++ {
+			if math.Abs(box[k]-wantLo[k]) > 1e-5 || math.Abs(box[3+k]-wantHi[k]) > 1e-5 {
+				t.Errorf("%s: Blender's bounds %v, want %v %v", fields[0], box, wantLo, wantHi)
+				break
+			}
+		}
+	}
+}
