@@ -60,8 +60,9 @@ type solverKeys struct {
 }
 
 type outputKeys struct {
-	Dir     *string `toml:"dir"`
-	Pattern *string `toml:"pattern"`
+	Dir       *string `toml:"dir"`
+	Pattern   *string `toml:"pattern"`
+	Colliders *string `toml:"colliders"` // the colliders' meshes per frame, .obj or .ply; "" for none
 	groundOutputKeys
 }
 
