@@ -9,7 +9,11 @@ import (
 // their shading while blue-white snow particles still stand off it.
 var meshAlbedo = rgbOfBytes(176, 169, 156)
 
-// meshSurface returns the display colour of triangle t of the mesh seen
+// objectAlbedo is the default linear albedo of Options.Objects: clay, sRGB
+// (184, 124, 96).
+var objectAlbedo = rgbOfBytes(184, 124, 96)
+
+// meshSurface returns the display colour of triangle t of the meshes seen
 // through the size x size block of supersamples whose top-left one is (x, y),
 // shaded once for the ray through the block's centre: a supersample (size 1)
 // with four shadow taps, or a whole pixel whose supersamples all see the mesh
@@ -55,7 +59,11 @@ func (sh *shader) meshSurface(t int32, x, y, size int) rgb {
 		}
 		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, facet, taps)))
 	}
-	return toneMap(meshAlbedo.mul(light))
+	albedo := meshAlbedo
+	if t >= sh.firstObject {
+		albedo = sh.objects
+	}
+	return toneMap(albedo.mul(light))
 }
 
 // smoothMeshDepth is the largest relative spread of depths, (max - min)/min,
