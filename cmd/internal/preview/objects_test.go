@@ -91,7 +91,7 @@ func countClay(img *image.RGBA) int {
 func TestObjectsWithAGroundMesh(t *testing.T) {
 	ground := pitGround(t)
 	wall := wallObjects(t, 0.3, 0.5) // beside the pit, which spans z in [-0.2, 0.2]
-	light := geom.Vec3{1, 1, 0}       // from +x at 45 degrees: the wall shadows 0.4 m of ground at x < 0.3
+	light := geom.Vec3{1, 1, 0}      // from +x at 45 degrees: the wall shadows 0.4 m of ground at x < 0.3
 	opt := Options{Width: 300, Height: 300, Mesh: ground, Objects: wall, LightDir: light}
 	with := Render(Points{}, topView, opt)
 	opt.Objects = nil
