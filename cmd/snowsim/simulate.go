@@ -40,7 +40,8 @@ type snowRun struct {
 	opts runOptions
 	sim  *simcore.Sim
 	cps  *checkpoints
-	pv   *previewer // nil without -preview
+	pv   *previewer      // nil without -preview
+	cols *colliderOutput // nil when neither the preview nor the scene wants the colliders' meshes
 	log  io.Writer
 }
 
@@ -66,6 +67,9 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	}
 	if opts.preview {
 		r.pv = newPreviewer(sc, r.sim.P)
+	}
+	if r.cols, err = newColliderOutput(sc, opts.preview, log); err != nil {
+		return nil, 0, err
 	}
 	return r, first, nil
 }
@@ -93,15 +97,20 @@ func startSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, e
 	return sim, nil
 }
 
-// write writes frame f's particles, and its picture with -preview.
+// write writes frame f's particles, its colliders when the scene asks for them, and
+// its picture with -preview.
 func (r *snowRun) write(frame int) error {
 	info := frameInfo{Frame: frame, Time: r.sim.Time, FPS: r.sc.FPS, H: r.sc.Config.H}
 	p := r.sim.P
 	if err := writeFrameFile(r.sc.OutDir, r.sc.Pattern, frame, func(w io.Writer) error { return writePRT(w, p, info) }); err != nil {
 		return err
 	}
+	cols, err := r.cols.frame(frame, r.sim.Time)
+	if err != nil {
+		return err
+	}
 	if r.pv != nil {
-		return r.pv.write(frame, p)
+		return r.pv.render(frame, p.X, nil, cols)
 	}
 	return nil
 }
