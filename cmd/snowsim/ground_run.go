@@ -59,8 +59,8 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 
 // groundRun is a ground simulation on its way through a scene's frames.
 type groundRun struct {
-	sc  *scene.Scene
-	sim *heightfield.Sim
+	sc   *scene.Scene
+	sim  *heightfield.Sim
 	pv   *previewer      // nil without -preview
 	cols *colliderOutput // nil when neither the preview nor the scene wants the colliders' meshes
 }
