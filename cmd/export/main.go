@@ -49,6 +49,7 @@ Examples:
   export -to png -sheet sheet.png -gif snow.gif 'sim/snow.####.prt'
   export -to png -frames 1-48 -eye 3,2,4 -target 0,0.5,0 'sim/snow.####.prt' 'shot/snow.####.png'
   export -to png -ground ground.####.ply -sheet sheet.png 'sim/spray.####.prt' 'png/spray.####.png'  (sim/ground.####.ply)
+  export -to png -mesh colliders.####.obj -gif snow.gif 'sim/snow.####.prt'   (snowsim's [output] colliders, beside the frames)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -102,7 +103,7 @@ var flagModes = map[string]string{
 	"keep": "prt", "drop": "prt", "rename": "prt",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
 	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare",
-	"ground": "png compare", "sheet": "png", "columns": "png", "gif": "png",
+	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",

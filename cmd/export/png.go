@@ -30,6 +30,7 @@ type viewSettings struct {
 	radius              float64
 	ground              string // the flag: auto, none, a height or a mesh
 	groundMesh          string // the mesh file or sequence of -ground; "" for a plane
+	mesh                string // -mesh: a mesh file or sequence drawn as objects; "" for none
 	sheet, gif          string
 	columns             int
 	gifFPS              float64
@@ -47,6 +48,8 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing)")
 	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle), none, a plane's height y, "+
 		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
+	fs.StringVar(&v.mesh, "mesh", "", "png: also draw this mesh `file` or sequence with the particles, in clay, such as snowsim's [output] colliders "+
+		"(.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles); the camera frames the particles")
 	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
 	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
 	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
@@ -77,6 +80,11 @@ func (v *viewSettings) check() error {
 	case v.gifWidth < 16 || v.gifWidth > 4096:
 		return fmt.Errorf("-gif-width %d: use 16 to 4096", v.gifWidth)
 	}
+	if v.mesh != "" {
+		if err := checkMeshName("-mesh", v.mesh, ""); err != nil {
+			return err
+		}
+	}
 	if !isGroundPlane(v.ground) {
 		if err := checkGroundMesh(v.ground); err != nil {
 			return err
@@ -103,11 +111,12 @@ func (v *viewSettings) check() error {
 // pngConverter renders every frame with one camera, so that a sequence does not
 // jump, and keeps small copies for the contact sheet and the GIF.
 type pngConverter struct {
-	s      *settings
-	camera preview.Camera
-	opt    preview.Options
-	radius float32
-	ground *groundMeshes // -ground's mesh; nil for none
+	s       *settings
+	camera  preview.Camera
+	opt     preview.Options
+	radius  float32
+	ground  *meshSequence // -ground's mesh; nil for none
+	objects *meshSequence // -mesh's; nil for none
 
 	sheet  []image.Image // by job index
 	gif    []image.Image
@@ -121,10 +130,19 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	c := &pngConverter{s: s}
 	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
 		var err error
-		if c.ground, err = findGround(s.view.groundMesh, s.input); err != nil {
+		if c.ground, err = findMeshes("-ground", s.view.groundMesh, s.input); err != nil {
 			return nil, err
 		}
 		if err := c.ground.check(jobs); err != nil {
+			return nil, err
+		}
+	}
+	if s.view.mesh != "" {
+		var err error
+		if c.objects, err = findMeshes("-mesh", s.view.mesh, s.input); err != nil {
+			return nil, err
+		}
+		if err := c.objects.check(jobs); err != nil {
 			return nil, err
 		}
 	}
@@ -143,7 +161,7 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	}
 	floor := lo[1] - float64(c.radius)
 	if c.ground != nil {
-		mlo, mhi, rim, err := c.ground.sceneOf(nil, s.threads)
+		mlo, mhi, rim, err := groundOf(c.ground, nil, s.threads)
 		if err != nil {
 			return nil, err
 		}
@@ -270,6 +288,11 @@ func (c *pngConverter) convert(j job, threads int) result {
 	opt.Workers = threads
 	if c.ground != nil {
 		if opt.Mesh, err = c.ground.load(j.in.Number); err != nil {
+			return result{err: err}
+		}
+	}
+	if c.objects != nil {
+		if opt.Objects, err = c.objects.load(j.in.Number); err != nil {
 			return result{err: err}
 		}
 	}
