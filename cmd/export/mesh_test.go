@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"os"
@@ -52,7 +53,8 @@ func clayColumns(img image.Image) (n, left int) {
 
 // -mesh draws each frame's mesh with the particles, in clay: the wall appears right
 // of the ball and moves right from frame to frame; without -mesh nothing is clay.
-// The sheet and the GIF take it too.
+// The sheet and the GIF take it too, and the automatic ground moves down to the
+// walls' foot.
 func TestPNGMesh(t *testing.T) {
 	dir := t.TempDir()
 	input, _ := writeSequence(t, dir, 3)
@@ -79,6 +81,18 @@ func TestPNGMesh(t *testing.T) {
 	}
 	if st, err := os.Stat(gif); err != nil || st.Size() == 0 {
 		t.Errorf("GIF: %v", err)
+	}
+	// The automatic ground is at the walls' foot, y = 0, below the lowest particle
+	// (y = 0.2 in frame 3): the same picture as -ground 0.
+	at0 := filepath.Join(dir, "at0", "f.####.png")
+	mustExport(t, append(view, "-mesh", "cols.####.obj", "-ground", "0", input, at0)...)
+	for f := 1; f <= 3; f++ {
+		name := func(p string) string { return strings.Replace(p, "####", fmt.Sprintf("%04d", f), 1) }
+		a, errA := os.ReadFile(name(with))
+		b, errB := os.ReadFile(name(at0))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Errorf("frame %d: -ground auto with -mesh is not the plane at the walls' foot (%v, %v)", f, errA, errB)
+		}
 	}
 }
 

@@ -46,7 +46,7 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 	fs.StringVar(&v.eyeText, "eye", "", "png, compare: camera position `x,y,z` (default: framed from the sequence's bounds)")
 	fs.StringVar(&v.targetText, "target", "", "png, compare: point `x,y,z` the camera looks at (default: the centre of the bounds)")
 	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing)")
-	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle), none, a plane's height y, "+
+	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle, or -mesh's lowest point), none, a plane's height y, "+
 		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
 	fs.StringVar(&v.mesh, "mesh", "", "png: also draw this mesh `file` or sequence with the particles, in clay, such as snowsim's [output] colliders "+
 		"(.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles); the camera frames the particles")
@@ -160,6 +160,16 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 		return nil, err
 	}
 	floor := lo[1] - float64(c.radius)
+	if c.objects != nil {
+		// Colliders stand on the ground rather than through it: snow resting on a
+		// wall's foot or a step is not above the plane, as it seems with the plane
+		// under the lowest particle. (The camera still frames the particles alone.)
+		olo, _, _, err := c.objects.bounds(nil, s.threads)
+		if err != nil {
+			return nil, err
+		}
+		floor = math.Min(floor, olo[1])
+	}
 	if c.ground != nil {
 		mlo, mhi, rim, err := groundOf(c.ground, nil, s.threads)
 		if err != nil {
@@ -197,8 +207,8 @@ func sequenceBounds(frames []seq.Frame) (lo, hi geom.Vec3, err error) {
 // scene returns the camera and the render options the flags ask for, for
 // particles (and ground meshes) in the box [lo, hi]: a camera that frames the box
 // unless -eye and -target place it, and the ground at floor for -ground auto or a
-// mesh (the bottom of the lowest sphere: its y minus the radius; or the meshes'
-// rim). One box and one floor for every picture give one still camera and
+// mesh (the bottom of the lowest sphere: its y minus the radius, or -mesh's lowest
+// point if lower; or the ground meshes' rim). One box and one floor for every picture give one still camera and
 // ground; a non-finite floor (no particles anywhere) leaves each picture its own
 // ground.
 func (v *viewSettings) scene(lo, hi geom.Vec3, floor float64) (preview.Camera, preview.Options) {
