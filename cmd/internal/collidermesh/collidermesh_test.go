@@ -233,3 +233,22 @@ angle = 90
 	m := At(sc.Bodies, 0.5, Box(sc))
 	checkBody(t, "block at t = 0.5", m, expectedBody{0.5, geom.Vec3{0.5 - d, 0.35, 0.5 - d}, geom.Vec3{0.5 + d, 0.45, 0.5 + d}, 1e-12, 0.2 * 0.1 * 0.2, 1e-9})
 }
+
+// BenchmarkEveryOption meshes every_option.toml's four colliders (a ramp, a moving
+// blade, a boulder and a post on keys) at one time: what each preview frame and
+// colliders file costs.
+func BenchmarkEveryOption(b *testing.B) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "examples", "every_option.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc, err := scene.Read("every_option.toml", f, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	box := Box(sc)
+	for b.Loop() {
+		At(sc.Bodies, 0.25, box)
+	}
+}
