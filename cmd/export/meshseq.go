@@ -32,6 +32,7 @@ func checkMeshName(flag, text, alternatives string) error {
 // sequence by frame number, or one mesh for every frame.
 type meshSequence struct {
 	flag    string      // the flag, for messages: -ground or -mesh
+	solid   bool        // prepared as solids (preview.NewSolidMesh: sharp edges), not ground
 	text    string      // its value resolved against the input's folder, for messages
 	pattern seq.Pattern // when text is a pattern: the path of any frame
 	frames  []seq.Frame // the sequence's files; nil for one mesh
@@ -160,7 +161,11 @@ func (g *meshSequence) loadFile(path string) (*preview.Mesh, error) {
 	if err != nil {
 		return nil, g.fileError(path, err)
 	}
-	pm, err := preview.NewMesh(m)
+	prepare := preview.NewMesh
+	if g.solid {
+		prepare = preview.NewSolidMesh
+	}
+	pm, err := prepare(m)
 	if err != nil {
 		return nil, g.fileError(path, err)
 	}

@@ -142,6 +142,7 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 		if c.objects, err = findMeshes("-mesh", s.view.mesh, s.input); err != nil {
 			return nil, err
 		}
+		c.objects.solid = true
 		if err := c.objects.check(jobs); err != nil {
 			return nil, err
 		}

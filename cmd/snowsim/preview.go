@@ -83,13 +83,14 @@ func (pv *previewer) render(f int, xs []geom.Vec3, ground, colliders *geom.Mesh)
 	}
 	opt := pv.opt
 	for _, m := range []struct {
-		mesh *geom.Mesh
-		dst  **preview.Mesh
-	}{{ground, &opt.Mesh}, {colliders, &opt.Objects}} {
+		mesh    *geom.Mesh
+		prepare func(*geom.Mesh) (*preview.Mesh, error)
+		dst     **preview.Mesh
+	}{{ground, preview.NewMesh, &opt.Mesh}, {colliders, preview.NewSolidMesh, &opt.Objects}} {
 		if m.mesh == nil {
 			continue
 		}
-		pm, err := preview.NewMesh(m.mesh)
+		pm, err := m.prepare(m.mesh)
 		if err != nil {
 			return err
 		}

@@ -18,7 +18,8 @@ type joinedMesh struct {
 // joinMeshes returns ground and objects (either may be nil) as one mesh. With
 // only one of them drawable it is returned itself, not copied; otherwise the
 // copy has the objects' vertices after the ground's, their triangles renumbered,
-// the normals each had alone and the union of their bounds, and no footprint:
+// the normals each had alone (per corner if either has them) and the union of
+// their bounds, and no footprint:
 // the ground plane takes that from ground alone.
 func joinMeshes(ground, objects *Mesh) joinedMesh {
 	switch {
@@ -38,6 +39,9 @@ func joinMeshes(ground, objects *Mesh) joinedMesh {
 	m.triangles = append(m.triangles, ground.triangles...)
 	for _, tri := range objects.triangles {
 		m.triangles = append(m.triangles, [3]int32{tri[0] + base, tri[1] + base, tri[2] + base})
+	}
+	if ground.corners != nil || objects.corners != nil {
+		m.corners = append(append(make([][3]geom.Vec3, 0, len(m.triangles)), ground.allCornerNormals()...), objects.allCornerNormals()...)
 	}
 	return joinedMesh{Mesh: m, firstObject: int32(len(ground.triangles))}
 }

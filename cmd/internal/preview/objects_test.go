@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/color"
+	"math"
 	"testing"
 
 	"snowtools/levelset/geom"
@@ -13,7 +14,7 @@ import (
 // the ground y = 0 across z in [z0, z1]: a collider box.
 func wallObjects(t testing.TB, z0, z1 float64) *Mesh {
 	t.Helper()
-	m, err := NewMesh(geom.BoxMesh(geom.Vec3{0.3, 0, z0}, geom.Vec3{0.5, 0.4, z1}))
+	m, err := NewSolidMesh(geom.BoxMesh(geom.Vec3{0.3, 0, z0}, geom.Vec3{0.5, 0.4, z1}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,4 +127,66 @@ func absDiff(a, b uint8) int {
 		return int(a - b)
 	}
 	return int(b - a)
+}
+
+// A solid's corner normals keep its edges: a box's are its faces' normals, a
+// sphere's are smooth (within the tessellation of the radial direction), a
+// cylinder's side and caps meet at a crease. Seen from above, the box's top is one
+// flat colour, where smooth vertex normals shade it as a rounded lump.
+func TestSolidMeshCreases(t *testing.T) {
+	box, err := NewSolidMesh(geom.BoxMesh(geom.Vec3{0, 0, 0}, geom.Vec3{2, 1, 3}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tri := range box.triangles {
+		a, b, c := box.positions[box.triangles[tri][0]], box.positions[box.triangles[tri][1]], box.positions[box.triangles[tri][2]]
+		face := b.Sub(a).Cross(c.Sub(a)).Unit()
+		for _, n := range box.shadingNormals(int32(tri)) {
+			if n.Sub(face).Norm() > 1e-12 {
+				t.Errorf("box triangle %d: corner normal %v, face %v", tri, n, face)
+			}
+		}
+	}
+	centre := geom.Vec3{0.5, 0.2, -0.3}
+	sphere, _ := NewSolidMesh(geom.SphereMesh(centre, 0.4, 24, 48))
+	worst := 0.0
+	for tri := range sphere.triangles {
+		for k, n := range sphere.shadingNormals(int32(tri)) {
+			radial := sphere.positions[sphere.triangles[tri][k]].Sub(centre).Unit()
+			worst = max(worst, math.Acos(min(1, n.Dot(radial))))
+		}
+	}
+	// Rings and segments of 7.5 degrees: the normals lean at most a few degrees.
+	if worst > 4*math.Pi/180 {
+		t.Errorf("sphere: a corner normal is %.2f degrees from the radial direction", worst*180/math.Pi)
+	}
+	cyl, _ := NewSolidMesh(geom.CylinderMesh(geom.Cylinder{A: geom.Vec3{0, 0, 0}, B: geom.Vec3{0, 1, 0}, Radius: 0.3}, 48))
+	for tri := range cyl.triangles {
+		for k, n := range cyl.shadingNormals(int32(tri)) {
+			p := cyl.positions[cyl.triangles[tri][k]]
+			a, b, c := cyl.positions[cyl.triangles[tri][0]], cyl.positions[cyl.triangles[tri][1]], cyl.positions[cyl.triangles[tri][2]]
+			isCap := math.Abs(a[1]-b[1]) < 1e-12 && math.Abs(b[1]-c[1]) < 1e-12
+			if isCap && math.Abs(math.Abs(n[1])-1) > 1e-12 || !isCap && (math.Abs(n[1]) > 1e-12 || math.Abs(n.Dot(geom.Vec3{p[0], 0, p[2]}.Unit())-1) > 1e-2) {
+				t.Errorf("cylinder triangle %d corner %d at %v: normal %v (cap %v)", tri, k, p, n, isCap)
+			}
+		}
+	}
+	// The wall's top from above: solid, one colour across; smooth, a gradient.
+	top := []geom.Vec3{{0.33, 0.4, 0}, {0.4, 0.4, 0}, {0.47, 0.4, 0}}
+	smooth, _ := NewMesh(geom.BoxMesh(geom.Vec3{0.3, 0, -0.5}, geom.Vec3{0.5, 0.4, 0.5}))
+	for _, c := range []struct {
+		mesh   *Mesh
+		spread func(int) bool
+	}{{wallObjects(t, -0.5, 0.5), func(d int) bool { return d <= 2 }}, {smooth, func(d int) bool { return d > 10 }}} {
+		img := Render(Points{}, topView, Options{Width: 200, Height: 200, Objects: c.mesh, LightDir: geom.Vec3{0.5, 1, 0.2}, Ground: GroundNone})
+		lo, hi := 255, 0
+		for _, p := range top {
+			r := int(pixelOf(t, img, topView, p).R)
+			lo, hi = min(lo, r), max(hi, r)
+		}
+		if !c.spread(hi - lo) {
+			t.Errorf("solid %v: the wall's top spans red %d to %d", c.mesh.corners != nil, lo, hi)
+		}
+		t.Logf("solid %v: the wall's top spans red %d to %d", c.mesh.corners != nil, lo, hi)
+	}
 }
