@@ -101,7 +101,7 @@ type comparison struct {
 	labels []string  // the rows'
 	jobs   []job
 	radius []float32       // by row: runs may differ in resolution
-	ground []*groundMeshes // by row: -ground's mesh of each run; nil without
+	ground []*meshSequence // by row: -ground's mesh of each run; nil without
 	camera preview.Camera
 	opt    preview.Options
 	shared bool // the colour range was computed over the pictures, not given
@@ -136,9 +136,9 @@ func newComparison(s *settings) (*comparison, error) {
 		return nil, err
 	}
 	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
-		c.ground = make([]*groundMeshes, len(runs))
+		c.ground = make([]*meshSequence, len(runs))
 		for r := range runs {
-			if c.ground[r], err = findGround(s.view.groundMesh, cs.inputs[r]); err != nil {
+			if c.ground[r], err = findMeshes("-ground", s.view.groundMesh, cs.inputs[r]); err != nil {
 				return nil, err
 			}
 			if err := c.ground[r].check(c.row(r)); err != nil {
@@ -220,7 +220,7 @@ func (c *comparison) frameScene(s *settings) error {
 		lo, hi = lo.Min(rlo), hi.Max(rhi)
 		floor = min(floor, rlo[1]-float64(c.radius[r]))
 		if c.ground != nil {
-			mlo, mhi, runRim, err := c.ground[r].sceneOf(c.frames, s.threads)
+			mlo, mhi, runRim, err := groundOf(c.ground[r], c.frames, s.threads)
 			if err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@ func TestUsageErrors(t *testing.T) {
 	}{
 		{[]string{in, out}, cli.ExitUsage, "-to is required"},
 		{[]string{"-to", "obj", in, out}, cli.ExitUsage, `-to "obj"`},
-		{[]string{"-to", "ply", "-voxel", "0.01", in, out}, cli.ExitUsage, "-voxel applies to -to vdb, not -to ply"},
+		{[]string{"-to", "ply", "-voxel", "0.01", in, out}, cli.ExitUsage, "-voxel applies to -to vdb and surface, not -to ply"},
 		{[]string{"-to", "vdb", "-ascii", in, out}, cli.ExitUsage, "-ascii applies to -to ply"},
 		{[]string{"-to", "png", "-size", "big", in, out}, cli.ExitUsage, "-size"},
 		{[]string{"-to", "ply", "-frames", "5-2", in, out}, cli.ExitUsage, "-frames"},
@@ -76,7 +76,7 @@ func TestHelpAndUsageLines(t *testing.T) {
 		{[]string{"-to", "ply", "-threads", "-1", "in.prt", "out.ply"}, "export: -threads -1: must be positive\n"},
 		{[]string{"-to", "ply", "-threads", "all", "in.prt", "out.ply"}, `export: invalid value "all" for flag -threads: parse error` + "\n"},
 		{[]string{"-to", "ply", "in.prt"}, `export: -to ply: give the input and the output, not ["in.prt"] (-h for help)` + "\n"},
-		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters or compare (-h for help)\n"},
+		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters, compare or surface (-h for help)\n"},
 	} {
 		if code, log := runExport(t, c.args...); code != cli.ExitUsage || log != c.want {
 			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, log, cli.ExitUsage, c.want)

@@ -56,6 +56,7 @@ Examples:
   export -to png -ground ground.####.ply -sheet sheet.png 'sim/spray.####.prt' 'png/spray.####.png'  (sim/ground.####.ply)
   export -to surface 'sim/snow.####.prt' 'surface/snow.####.vdb' 'surface/snow.####.obj'
   export -to surface -velocity -smooth 2 'sim/snow.####.prt' 'mesh/snow.####.ply'   (vertex velocities)
+  export -to png -mesh colliders.####.obj -gif snow.gif 'sim/snow.####.prt'   (snowsim's [output] colliders, beside the frames)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -112,7 +113,7 @@ var flagModes = map[string]string{
 	"keep": "prt", "drop": "prt", "rename": "prt",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
 	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface",
-	"ground": "png compare", "sheet": "png", "columns": "png", "gif": "png",
+	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",

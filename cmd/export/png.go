@@ -30,6 +30,7 @@ type viewSettings struct {
 	radius              float64
 	ground              string // the flag: auto, none, a height or a mesh
 	groundMesh          string // the mesh file or sequence of -ground; "" for a plane
+	mesh                string // -mesh: a mesh file or sequence drawn as objects; "" for none
 	sheet, gif          string
 	columns             int
 	gifFPS              float64
@@ -45,8 +46,10 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 	fs.StringVar(&v.eyeText, "eye", "", "png, compare: camera position `x,y,z` (default: framed from the sequence's bounds)")
 	fs.StringVar(&v.targetText, "target", "", "png, compare: point `x,y,z` the camera looks at (default: the centre of the bounds)")
 	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing); surface: one radius for all particles (default: each from its Mass and PhysicalDensity)")
-	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle), none, a plane's height y, "+
+	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle, or -mesh's lowest point), none, a plane's height y, "+
 		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
+	fs.StringVar(&v.mesh, "mesh", "", "png: also draw this mesh `file` or sequence with the particles, in clay, such as snowsim's [output] colliders "+
+		"(.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles); the camera frames the particles")
 	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
 	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
 	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
@@ -77,6 +80,11 @@ func (v *viewSettings) check() error {
 	case v.gifWidth < 16 || v.gifWidth > 4096:
 		return fmt.Errorf("-gif-width %d: use 16 to 4096", v.gifWidth)
 	}
+	if v.mesh != "" {
+		if err := checkMeshName("-mesh", v.mesh, ""); err != nil {
+			return err
+		}
+	}
 	if !isGroundPlane(v.ground) {
 		if err := checkGroundMesh(v.ground); err != nil {
 			return err
@@ -103,11 +111,12 @@ func (v *viewSettings) check() error {
 // pngConverter renders every frame with one camera, so that a sequence does not
 // jump, and keeps small copies for the contact sheet and the GIF.
 type pngConverter struct {
-	s      *settings
-	camera preview.Camera
-	opt    preview.Options
-	radius float32
-	ground *groundMeshes // -ground's mesh; nil for none
+	s       *settings
+	camera  preview.Camera
+	opt     preview.Options
+	radius  float32
+	ground  *meshSequence // -ground's mesh; nil for none
+	objects *meshSequence // -mesh's; nil for none
 
 	sheet  []image.Image // by job index
 	gif    []image.Image
@@ -121,10 +130,20 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	c := &pngConverter{s: s}
 	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
 		var err error
-		if c.ground, err = findGround(s.view.groundMesh, s.input); err != nil {
+		if c.ground, err = findMeshes("-ground", s.view.groundMesh, s.input); err != nil {
 			return nil, err
 		}
 		if err := c.ground.check(jobs); err != nil {
+			return nil, err
+		}
+	}
+	if s.view.mesh != "" {
+		var err error
+		if c.objects, err = findMeshes("-mesh", s.view.mesh, s.input); err != nil {
+			return nil, err
+		}
+		c.objects.solid = true
+		if err := c.objects.check(jobs); err != nil {
 			return nil, err
 		}
 	}
@@ -142,8 +161,18 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 		return nil, err
 	}
 	floor := lo[1] - float64(c.radius)
+	if c.objects != nil {
+		// Colliders stand on the ground rather than through it: snow resting on a
+		// wall's foot or a step is not above the plane, as it seems with the plane
+		// under the lowest particle. (The camera still frames the particles alone.)
+		olo, _, _, err := c.objects.bounds(nil, s.threads)
+		if err != nil {
+			return nil, err
+		}
+		floor = math.Min(floor, olo[1])
+	}
 	if c.ground != nil {
-		mlo, mhi, rim, err := c.ground.sceneOf(nil, s.threads)
+		mlo, mhi, rim, err := groundOf(c.ground, nil, s.threads)
 		if err != nil {
 			return nil, err
 		}
@@ -179,8 +208,8 @@ func sequenceBounds(frames []seq.Frame) (lo, hi geom.Vec3, err error) {
 // scene returns the camera and the render options the flags ask for, for
 // particles (and ground meshes) in the box [lo, hi]: a camera that frames the box
 // unless -eye and -target place it, and the ground at floor for -ground auto or a
-// mesh (the bottom of the lowest sphere: its y minus the radius; or the meshes'
-// rim). One box and one floor for every picture give one still camera and
+// mesh (the bottom of the lowest sphere: its y minus the radius, or -mesh's lowest
+// point if lower; or the ground meshes' rim). One box and one floor for every picture give one still camera and
 // ground; a non-finite floor (no particles anywhere) leaves each picture its own
 // ground.
 func (v *viewSettings) scene(lo, hi geom.Vec3, floor float64) (preview.Camera, preview.Options) {
@@ -270,6 +299,11 @@ func (c *pngConverter) convert(j job, threads int) result {
 	opt.Workers = threads
 	if c.ground != nil {
 		if opt.Mesh, err = c.ground.load(j.in.Number); err != nil {
+			return result{err: err}
+		}
+	}
+	if c.objects != nil {
+		if opt.Objects, err = c.objects.load(j.in.Number); err != nil {
 			return result{err: err}
 		}
 	}

@@ -25,9 +25,9 @@ func groundMesh(g *scene.GroundScene, f *heightfield.Field) *geom.Mesh {
 }
 
 // writeMeshPLY writes m (nil: an empty mesh) as a binary PLY that Blender and
-// Krakatoa read.
-func writeMeshPLY(w io.Writer, m *geom.Mesh) error {
-	return meshfile.WritePLY(w, m, "snowsim ground, metres, Y up")
+// Krakatoa read, with a header comment that says what it is.
+func writeMeshPLY(w io.Writer, m *geom.Mesh, comment string) error {
+	return meshfile.WritePLY(w, m, comment)
 }
 
 // writeMeshOBJ writes m as OBJ (nil: an empty file with the header comment).

@@ -34,6 +34,9 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if opts.preview {
 		r.pv = newGroundPreviewer(sc)
 	}
+	if r.cols, err = newColliderOutput(sc, opts.preview, log); err != nil {
+		return err
+	}
 	if err := r.write(0); err != nil {
 		return err
 	}
@@ -56,9 +59,10 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 
 // groundRun is a ground simulation on its way through a scene's frames.
 type groundRun struct {
-	sc  *scene.Scene
-	sim *heightfield.Sim
-	pv  *previewer // nil without -preview
+	sc   *scene.Scene
+	sim  *heightfield.Sim
+	pv   *previewer      // nil without -preview
+	cols *colliderOutput // nil when neither the preview nor the scene wants the colliders' meshes
 }
 
 // frames simulates and writes frames 1 to the last, reporting progress.
@@ -82,8 +86,8 @@ func (r *groundRun) frames(log io.Writer) error {
 	return nil
 }
 
-// write writes frame f's files: the spray, the ground mesh and height map when the
-// scene asks for them, and the picture with -preview.
+// write writes frame f's files: the spray, the ground mesh and height map and the
+// colliders when the scene asks for them, and the picture with -preview.
 func (r *groundRun) write(frame int) error {
 	sc, g, sim := r.sc, r.sc.Ground, r.sim
 	info := frameInfo{Frame: frame, Time: sim.Time, FPS: sc.FPS, H: g.Config.Cell}
@@ -94,13 +98,17 @@ func (r *groundRun) write(frame int) error {
 	if g.Mesh != "" || r.pv != nil {
 		mesh = groundMesh(g, sim.Field())
 	}
+	cols, err := r.cols.frame(frame, sim.Time)
+	if err != nil {
+		return err
+	}
 	if r.pv != nil {
-		if err := r.pv.render(frame, sim.P.Pos, mesh); err != nil {
+		if err := r.pv.render(frame, sim.P.Pos, mesh, cols); err != nil {
 			return err
 		}
 	}
 	if g.Mesh != "" {
-		writeMesh := writeMeshPLY
+		writeMesh := func(w io.Writer, m *geom.Mesh) error { return writeMeshPLY(w, m, "snowsim ground, metres, Y up") }
 		if strings.HasSuffix(g.Mesh, ".obj") {
 			writeMesh = writeMeshOBJ
 		}

@@ -57,11 +57,6 @@ func particleRadius(p *simcore.Particles, h float64) float32 {
 	return float32(0.5 * math.Cbrt(float64(vols[len(vols)/2])))
 }
 
-// write renders frame f.
-func (pv *previewer) write(f int, p *simcore.Particles) error {
-	return pv.render(f, p.X, nil)
-}
-
 // newGroundPreviewer frames a ground scene's whole ground, from the column bottoms
 // to as high above the terrain, with the spray drawn as grains of its volume.
 func newGroundPreviewer(sc *scene.Scene) *previewer {
@@ -79,19 +74,27 @@ func newGroundPreviewer(sc *scene.Scene) *previewer {
 	}
 }
 
-// render draws particles at xs and, when not nil, a mesh, as frame f's picture.
-func (pv *previewer) render(f int, xs []geom.Vec3, mesh *geom.Mesh) error {
+// render draws particles at xs and, when not nil, the ground mesh and the
+// colliders' mesh, as frame f's picture.
+func (pv *previewer) render(f int, xs []geom.Vec3, ground, colliders *geom.Mesh) error {
 	pv.pos = pv.pos[:0]
 	for _, x := range xs {
 		pv.pos = append(pv.pos, float32(x[0]), float32(x[1]), float32(x[2]))
 	}
 	opt := pv.opt
-	if mesh != nil {
-		m, err := preview.NewMesh(mesh)
+	for _, m := range []struct {
+		mesh    *geom.Mesh
+		prepare func(*geom.Mesh) (*preview.Mesh, error)
+		dst     **preview.Mesh
+	}{{ground, preview.NewMesh, &opt.Mesh}, {colliders, preview.NewSolidMesh, &opt.Objects}} {
+		if m.mesh == nil {
+			continue
+		}
+		pm, err := m.prepare(m.mesh)
 		if err != nil {
 			return err
 		}
-		opt.Mesh = m
+		*m.dst = pm
 	}
 	img := preview.Render(preview.Points{Pos: pv.pos, Radius: pv.radius}, pv.camera, opt)
 	path := filepath.Join(pv.dir, frameName(pv.pattern, f))

@@ -36,13 +36,14 @@ func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
 
 // snowRun is an MPM simulation on its way through a scene's frames.
 type snowRun struct {
-	sc   *scene.Scene
-	opts runOptions
-	cols []frameColumn // of the frames
-	sim  *simcore.Sim
-	cps  *checkpoints
-	pv   *previewer // nil without -preview
-	log  io.Writer
+	sc        *scene.Scene
+	opts      runOptions
+	cols      []frameColumn // of the frames
+	sim       *simcore.Sim
+	cps       *checkpoints
+	pv        *previewer      // nil without -preview
+	colliders *colliderOutput // nil when neither the preview nor the scene wants the colliders' meshes
+	log       io.Writer
 }
 
 // startRun prepares the output folder and the simulation, new or resumed; it returns
@@ -71,6 +72,9 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	}
 	if opts.preview {
 		r.pv = newPreviewer(sc, r.sim.P)
+	}
+	if r.colliders, err = newColliderOutput(sc, opts.preview, log); err != nil {
+		return nil, 0, err
 	}
 	return r, first, nil
 }
@@ -102,15 +106,20 @@ func startSim(sc *scene.Scene, keepRest bool, cps *checkpoints, log io.Writer) (
 	return sim, nil
 }
 
-// write writes frame f's particles, and its picture with -preview.
+// write writes frame f's particles, its colliders when the scene asks for them, and
+// its picture with -preview.
 func (r *snowRun) write(frame int) error {
 	info := frameInfo{Frame: frame, Time: r.sim.Time, FPS: r.sc.FPS, H: r.sc.Config.H}
 	p := r.sim.P
 	if err := writeFrameFile(r.sc.OutDir, r.sc.Pattern, frame, func(w io.Writer) error { return writePRT(w, p, r.cols, info) }); err != nil {
 		return err
 	}
+	meshes, err := r.colliders.frame(frame, r.sim.Time)
+	if err != nil {
+		return err
+	}
 	if r.pv != nil {
-		return r.pv.write(frame, p)
+		return r.pv.render(frame, p.X, nil, meshes)
 	}
 	return nil
 }

@@ -66,4 +66,19 @@ func TestPrimitives(t *testing.T) {
 	if want := 4.0 / 3 * math.Pi * 8; !(v > 0.98*want && v < want) || !NewTopology(sphere.Triangles).Closed {
 		t.Errorf("sphere: volume %g (ball %g), closed %v", v, want, NewTopology(sphere.Triangles).Closed)
 	}
+	// A slanted cylinder: the inscribed 48-gon prism's volume exactly, and within
+	// 0.3% of the cylinder's.
+	c := Cylinder{A: Vec3{0.3, -0.2, 1}, B: Vec3{1.1, 0.9, 0.4}, Radius: 0.25}
+	cyl := CylinderMesh(c, 48)
+	length := c.B.Sub(c.A).Norm()
+	prism := 48.0 / 2 * math.Sin(2*math.Pi/48) * c.Radius * c.Radius * length
+	v = cyl.SignedVolume()
+	if math.Abs(v-prism) > 1e-12 || !(v > 0.997*math.Pi*c.Radius*c.Radius*length) || !NewTopology(cyl.Triangles).Closed {
+		t.Errorf("cylinder: volume %g (prism %g, cylinder %g), closed %v", v, prism, math.Pi*c.Radius*c.Radius*length, NewTopology(cyl.Triangles).Closed)
+	}
+	for i, p := range cyl.Positions[2:] {
+		if phi, _ := c.Distance(p); math.Abs(phi) > 1e-12 {
+			t.Errorf("cylinder: ring corner %d is %g from the surface", i, phi)
+		}
+	}
 }

@@ -79,3 +79,34 @@ func OpenSphereMesh(center Vec3, radius float64, rings, segments, removed int) *
 	}
 	return m
 }
+
+// CylinderMesh returns the closed surface of the capped cylinder c, counter-clockwise
+// from outside: a ring of segments corners (at least 3) around each end, joined by
+// two triangles a segment along the side and fanned from each end's centre across
+// the caps. The rings are inscribed in the end circles, so the mesh encloses the
+// prism of volume segments/2 sin(2 pi/segments) r^2 |B - A|, which is within
+// 1 - sin(x)/x, x = 2 pi/segments, of the cylinder's pi r^2 |B - A|.
+func CylinderMesh(c Cylinder, segments int) *Mesh {
+	u := c.B.Sub(c.A).Unit()
+	e1 := perpendicular(u)
+	e2 := u.Cross(e1) // (e1, e2, u) is right-handed: angles grow counter-clockwise seen from B
+	m := &Mesh{Positions: []Vec3{c.A, c.B}}
+	for _, end := range []Vec3{c.A, c.B} {
+		for j := range segments {
+			s, co := math.Sincos(2 * math.Pi * float64(j) / float64(segments))
+			m.Positions = append(m.Positions, end.Add(e1.Scale(co*c.Radius)).Add(e2.Scale(s*c.Radius)))
+		}
+	}
+	ringA := func(j int) int32 { return int32(2 + j%segments) }
+	ringB := func(j int) int32 { return int32(2 + segments + j%segments) }
+	for j := range segments {
+		// Counter-clockwise seen from B: j to j+1 turns about +u.
+		m.Triangles = append(m.Triangles,
+			[3]int32{ringA(j), ringA(j + 1), ringB(j + 1)}, // side, outward
+			[3]int32{ringA(j), ringB(j + 1), ringB(j)},
+			[3]int32{1, ringB(j), ringB(j + 1)}, // cap at B, facing +u
+			[3]int32{0, ringA(j + 1), ringA(j)}, // cap at A, facing -u
+		)
+	}
+	return m
+}

@@ -58,3 +58,29 @@ func BenchmarkMesh80k(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
 	})
 }
+
+// BenchmarkMesh80kWithObjects is BenchmarkMesh80k's render with objects on the
+// ground: two feet (boxes) and a ball of 2,208 triangles, which Render joins to the
+// ground mesh every frame; compare with BenchmarkMesh80k/render.
+func BenchmarkMesh80kWithObjects(b *testing.B) {
+	mesh, _ := NewMesh(footprintField())
+	objects := &geom.Mesh{}
+	for _, part := range []*geom.Mesh{
+		geom.BoxMesh(geom.Vec3{-0.8, -0.03, 0.08}, geom.Vec3{-0.6, 0.05, 0.16}),
+		geom.BoxMesh(geom.Vec3{-0.5, 0, -0.16}, geom.Vec3{-0.3, 0.08, -0.08}),
+		geom.SphereMesh(geom.Vec3{0.3, 0.1, 0}, 0.1, 24, 48),
+	} {
+		base := int32(len(objects.Positions))
+		objects.Positions = append(objects.Positions, part.Positions...)
+		for _, t := range part.Triangles {
+			objects.Triangles = append(objects.Triangles, [3]int32{t[0] + base, t[1] + base, t[2] + base})
+		}
+	}
+	obj, _ := NewMesh(objects)
+	lo, hi, _ := mesh.Bounds()
+	cam := Frame(lo, hi, 960.0/540, DefaultAzimuth, DefaultElevation, DefaultFov)
+	for b.Loop() {
+		Render(Points{}, cam, Options{Width: 960, Height: 540, Mesh: mesh, Objects: obj})
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/frame")
+}

@@ -17,7 +17,8 @@ type Mesh struct {
 	positions []geom.Vec3
 	triangles [][3]int32
 	normals   []geom.Vec3
-	lo, hi    geom.Vec3 // of the drawn triangles' corners; lo > hi without any
+	corners   [][3]geom.Vec3 // per triangle, the shading normal at each corner (NewSolidMesh); nil: normals
+	lo, hi    geom.Vec3      // of the drawn triangles' corners; lo > hi without any
 	footprint *footprint
 }
 

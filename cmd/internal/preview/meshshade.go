@@ -9,14 +9,18 @@ import (
 // their shading while blue-white snow particles still stand off it.
 var meshAlbedo = rgbOfBytes(176, 169, 156)
 
-// meshSurface returns the display colour of triangle t of the mesh seen
+// objectAlbedo is the default linear albedo of Options.Objects: clay, sRGB
+// (184, 124, 96).
+var objectAlbedo = rgbOfBytes(184, 124, 96)
+
+// meshSurface returns the display colour of triangle t of the meshes seen
 // through the size x size block of supersamples whose top-left one is (x, y),
 // shaded once for the ray through the block's centre: a supersample (size 1)
 // with four shadow taps, or a whole pixel whose supersamples all see the mesh
 // at about one depth (resolve) with the ground's nine, occlusion averaged over
 // the block's supersamples either way. The hit point and its barycentric
-// weights w come from the ray (view.meshHit); the shading normal is the vertex
-// normals interpolated,
+// weights w come from the ray (view.meshHit); the shading normal is the corner
+// normals (the vertex normals, or a solid's, see NewSolidMesh) interpolated,
 //
 //	n = unit(w0 n_a + w1 n_b + w2 n_c),
 //
@@ -41,7 +45,8 @@ func (sh *shader) meshSurface(t int32, x, y, size int) rgb {
 	if facet.Dot(v.eye.Sub(hit)) < 0 {
 		facet = facet.Scale(-1)
 	}
-	n := m.normals[tri[0]].Scale(w[0]).Add(m.normals[tri[1]].Scale(w[1])).Add(m.normals[tri[2]].Scale(w[2])).Unit()
+	cn := m.shadingNormals(t)
+	n := cn[0].Scale(w[0]).Add(cn[1].Scale(w[1])).Add(cn[2].Scale(w[2])).Unit()
 	if n == (geom.Vec3{}) {
 		n = facet
 	} else if n.Dot(facet) < 0 {
@@ -55,7 +60,11 @@ func (sh *shader) meshSurface(t int32, x, y, size int) rgb {
 		}
 		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, facet, taps)))
 	}
-	return toneMap(meshAlbedo.mul(light))
+	albedo := meshAlbedo
+	if t >= sh.firstObject {
+		albedo = sh.objects
+	}
+	return toneMap(albedo.mul(light))
 }
 
 // smoothMeshDepth is the largest relative spread of depths, (max - min)/min,

@@ -33,6 +33,17 @@ type Options struct {
 	// GroundAuto then continues it with the ground plane at its RimHeight. The
 	// ground plane (GroundAuto or GroundAt) is left out where the mesh covers it.
 	Mesh *Mesh
+	// Objects is an optional mesh drawn with the particles in ObjectColor, such as
+	// a scene's colliders at the frame's time (package collidermesh) or a surface
+	// meshed from the snow; nil draws none. Like Mesh it casts and receives
+	// shadows and the camera should frame its Bounds; unlike Mesh it is not
+	// ground: the ground plane neither takes its height from it nor leaves a hole
+	// under it.
+	Objects *Mesh
+	// ObjectColor is the colour of Objects; nil is clay, sRGB (184, 124, 96), warm
+	// and darker than the blue-white snow and the grey ground, so that snow on a
+	// collider stands out from it.
+	ObjectColor color.Color
 	// Workers is the number of goroutines (default GOMAXPROCS). The picture does
 	// not depend on it.
 	Workers int

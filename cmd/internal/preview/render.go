@@ -2,7 +2,7 @@ package preview
 
 import "image"
 
-// Render draws the particles as shaded spheres, and opt.Mesh if any, seen by cam
+// Render draws the particles as shaded spheres, and opt.Mesh and opt.Objects if any, seen by cam
 // and returns the picture (see the package documentation for the passes).
 // Particles behind the eye, outside the picture or with a non-finite position
 // are skipped; triangles are clipped by a near plane just in front of the eye.
@@ -12,9 +12,10 @@ func Render(pts Points, cam Camera, opt Options) *image.RGBA {
 	ss := opt.Supersample
 	v := cam.view(opt.Width*ss, opt.Height*ss)
 	gbuf := newDepthBuffer(v.width, v.height, true)
-	if opt.Mesh.drawable() {
-		rasterizeMesh(opt.Mesh, cameraProjection(&v), gbuf, opt.Workers)
+	meshes := joinMeshes(opt.Mesh, opt.Objects)
+	if meshes.drawable() {
+		rasterizeMesh(meshes.Mesh, cameraProjection(&v), gbuf, opt.Workers)
 	}
 	splatSpheres(pts, &cameraSplat{pts: pts, view: &v, radius: float64(pts.Radius)}, gbuf, opt.Workers)
-	return resolve(newShader(pts, &v, gbuf, opt), opt.Width, opt.Height, opt.Workers)
+	return resolve(newShader(pts, &v, gbuf, meshes, opt), opt.Width, opt.Height, opt.Workers)
 }

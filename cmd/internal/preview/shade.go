@@ -8,7 +8,9 @@ import (
 type shader struct {
 	view        *view
 	pts         Points
-	mesh        *Mesh        // nil: none
+	mesh        *Mesh        // the ground mesh and the objects (joinMeshes); nil: none
+	firstObject int32        // mesh's triangles from this one on are the objects'
+	objects     rgb          // linear albedo of the objects
 	gbuf        *depthBuffer // particles, mesh (meshID) and ground (groundID) composited
 	shadow      *shadowMap
 	ground      *groundPlane // nil: no ground
@@ -22,27 +24,34 @@ type shader struct {
 }
 
 // newShader prepares the shading of the depth buffer gbuf, seen through v: the
-// key light and its shadow map over the bounds of the particles and the mesh,
+// key light and its shadow map over the bounds of the particles and the meshes,
 // the ground plane (composited into gbuf) and the occlusion's radius.
-func newShader(pts Points, v *view, gbuf *depthBuffer, opt Options) *shader {
+func newShader(pts Points, v *view, gbuf *depthBuffer, meshes joinedMesh, opt Options) *shader {
 	sh := &shader{
 		view: v, pts: pts, gbuf: gbuf, toLight: opt.keyLight(v), supersample: opt.Supersample,
 		snow: rgbOfBytes(snowColor[0], snowColor[1], snowColor[2]), colored: pts.hasColor(),
+		firstObject: meshes.firstObject, objects: objectAlbedo,
 	}
 	if opt.Background != nil {
 		flat := linearOf(opt.Background)
 		sh.flat = &flat
 	}
+	if opt.ObjectColor != nil {
+		sh.objects = linearOf(opt.ObjectColor)
+	}
 	lo, hi, found := pts.bounds(opt.Workers)
 	groundHeight := lo[1] // GroundAuto: under the lowest particle
-	if mlo, mhi, ok := opt.Mesh.Bounds(); ok {
-		sh.mesh = opt.Mesh
+	if mlo, mhi, ok := meshes.Bounds(); ok {
+		sh.mesh = meshes.Mesh
 		if found {
 			lo, hi = lo.Min(mlo), hi.Max(mhi)
 		} else {
 			lo, hi, found = mlo, mhi, true
+			groundHeight = mlo[1] // no particles: under the lowest object
 		}
-		groundHeight, _ = opt.Mesh.RimHeight() // GroundAuto: continuing the mesh's edge
+	}
+	if rim, ok := opt.Mesh.RimHeight(); ok {
+		groundHeight = rim // GroundAuto: continuing the ground mesh's edge
 	}
 	if !found { // nothing to draw: the ground, if any, around what the camera looks at
 		lo, hi = v.target, v.target
@@ -57,8 +66,8 @@ func newShader(pts Points, v *view, gbuf *depthBuffer, opt Options) *shader {
 		sh.ground = newGroundPlane(opt.GroundHeight, pts, lo, hi, v, sh.aoRadius)
 	}
 	if sh.ground != nil {
-		if sh.mesh != nil {
-			sh.ground.meetMesh(sh.mesh)
+		if opt.Mesh.drawable() {
+			sh.ground.meetMesh(opt.Mesh)
 		}
 		sh.ground.composite(v, gbuf, opt.Workers)
 	}

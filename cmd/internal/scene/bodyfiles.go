@@ -103,29 +103,31 @@ func (l *loader) snowFromFile(k *shapeKeys, key string) (geom.Shape, geom.Box, e
 
 // meshCollider reads a collider's mesh and turns it into the level set a rigid
 // collider carries, with voxels of the voxel key's size (default h/2, so that the
-// trilinear level set is finer than the simulation grid).
-func (l *loader) meshCollider(k *shapeKeys, key string, h float64) (*levelset.GridShape, error) {
+// trilinear level set is finer than the simulation grid). It returns the mesh too,
+// for pictures.
+func (l *loader) meshCollider(k *shapeKeys, key string, h float64) (*levelset.GridShape, *geom.Mesh, error) {
 	path, err := l.file(k, key)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := k.mesh(key, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	size := h / 2
 	if k.Voxel != nil {
 		if size = *k.Voxel; !(size > 0) || math.IsInf(size, 0) {
-			return nil, keyError(key+".voxel", "%g: must be > 0", size)
+			return nil, nil, keyError(key+".voxel", "%g: must be > 0", size)
 		}
 	}
 	// The band reaches the solver's kernel (two cells of h) around the surface.
 	band := int(math.Ceil(2*h/size)) + 1
 	c, err := voxelize.Mesh(m, voxelize.Options{VoxelSize: size, HalfWidth: band})
 	if err != nil {
-		return nil, keyError(key+".path", "%s: %v", path, err)
+		return nil, nil, keyError(key+".path", "%s: %v", path, err)
 	}
-	return levelset.NewGridShape(c.Surface)
+	shape, err := levelset.NewGridShape(c.Surface)
+	return shape, m, err
 }
 
 // vdbCollider reads a collider's level set from a VDB file.

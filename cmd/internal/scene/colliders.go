@@ -13,8 +13,9 @@ import (
 // analytic shape, still, moving at a velocity or on keys; a mesh voxelized on load
 // or a VDB level set, still or on keys; or a VDB sequence written by voxelize (a
 // path with a frame placeholder), which deforms and is also one of the sequences.
-func (l *loader) colliders(tables []colliderKeys, h float64) ([]collider.Collider, []*collider.Sequence, error) {
-	var cols []collider.Collider
+// Each comes with its body, for pictures.
+func (l *loader) colliders(tables []colliderKeys, h float64) ([]ColliderBody, []*collider.Sequence, error) {
+	var bodies []ColliderBody
 	var seqs []*collider.Sequence
 	for i := range tables {
 		ck := &tables[i]
@@ -28,16 +29,16 @@ func (l *loader) colliders(tables []colliderKeys, h float64) ([]collider.Collide
 			if err != nil {
 				return nil, nil, err
 			}
-			cols, seqs = append(cols, s.Collider), append(seqs, s)
+			bodies, seqs = append(bodies, ColliderBody{Key: key, Collider: s.Collider}), append(seqs, s)
 			continue
 		}
-		col, err := l.collider(ck, key, contact, h)
+		body, err := l.collider(ck, key, contact, h)
 		if err != nil {
 			return nil, nil, err
 		}
-		cols = append(cols, col)
+		bodies = append(bodies, body)
 	}
-	return cols, seqs, nil
+	return bodies, seqs, nil
 }
 
 // contact reads how the collider treats snow, and checks the keys that exclude
@@ -70,38 +71,40 @@ func (ck *colliderKeys) isSequence() bool {
 }
 
 // collider loads a collider that is one shape, still, moving or on keys.
-func (l *loader) collider(ck *colliderKeys, key string, contact collider.Surface, h float64) (collider.Collider, error) {
+func (l *loader) collider(ck *colliderKeys, key string, contact collider.Surface, h float64) (ColliderBody, error) {
+	cb := ColliderBody{Key: key}
 	var body geom.Shape
 	var err error
 	switch ck.Shape {
 	case "vdb":
 		body, err = l.vdbCollider(&ck.shapeKeys, key)
 	case "mesh":
-		body, err = l.meshCollider(&ck.shapeKeys, key, h)
+		body, cb.Mesh, err = l.meshCollider(&ck.shapeKeys, key, h)
 	default:
 		body, _, err = ck.analytic(key)
+		cb.Shape = body
 	}
 	if err != nil {
-		return nil, err
+		return cb, err
 	}
 	if len(ck.Keys) == 0 {
 		col := &collider.MovingShape{Shape: body, Contact: contact}
 		if ck.Velocity != nil {
 			if col.Velocity = *ck.Velocity; !col.Velocity.IsFinite() {
-				return nil, keyError(key+".velocity", "%v: must be finite", col.Velocity)
+				return cb, keyError(key+".velocity", "%v: must be finite", col.Velocity)
 			}
 		}
-		return col, nil
+		cb.Collider = col
+		return cb, nil
 	}
 	trans, rot, err := ck.rigidKeys(key)
 	if err != nil {
-		return nil, err
+		return cb, err
 	}
-	col, err := collider.NewRigidBody(body, trans, rot, contact)
-	if err != nil {
-		return nil, keyError(key, "%v", err)
+	if cb.Collider, err = collider.NewRigidBody(body, trans, rot, contact); err != nil {
+		return cb, keyError(key, "%v", err)
 	}
-	return col, nil
+	return cb, nil
 }
 
 // rigidKeys reads the [[collider.key]] tables: times in increasing order, each with

@@ -60,9 +60,10 @@ type solverKeys struct {
 }
 
 type outputKeys struct {
-	Dir      *string  `toml:"dir"`
-	Pattern  *string  `toml:"pattern"`
-	Channels []string `toml:"channels"` // frame channels written on request (FrameChannels)
+	Dir       *string  `toml:"dir"`
+	Pattern   *string  `toml:"pattern"`
+	Channels  []string `toml:"channels"`  // frame channels written on request (FrameChannels)
+	Colliders *string  `toml:"colliders"` // the colliders' meshes per frame, .obj or .ply; "" for none
 	groundOutputKeys
 }
 

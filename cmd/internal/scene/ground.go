@@ -4,6 +4,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"snowtools/simcore/heightfield"
 )
@@ -38,9 +39,10 @@ func (l *loader) groundScene(f *sceneFile) (*Scene, error) {
 	if len(f.Collider) == 0 {
 		return nil, keyError("collider", "a ground scene needs a [[collider]] to press into it")
 	}
-	if sc.Ground.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, cfg.Cell); err != nil {
+	if sc.Bodies, sc.Sequences, err = l.colliders(f.Collider, cfg.Cell); err != nil {
 		return nil, err
 	}
+	sc.Ground.Config.Colliders = colliderList(sc.Bodies)
 	return sc, nil
 }
 
@@ -161,7 +163,7 @@ func checkFilePattern(key, pattern string, exts ...string) error {
 		return keyError(key, "%v", err)
 	}
 	if !slices.Contains(exts, filepath.Ext(pattern)) {
-		return keyError(key, "%q: use a .ply or .obj mesh, or a .png height map", pattern)
+		return keyError(key, "%q: use a %s file", pattern, strings.Join(exts, " or "))
 	}
 	return nil
 }

@@ -29,6 +29,12 @@ type Scene struct {
 	// Channels are the frame channels of FrameChannels that output.channels asks for,
 	// as the scene lists them; frames carry only the others unless asked.
 	Channels []string
+	// Bodies are the [[collider]] tables in order, as pictures draw them; their
+	// Colliders are the solver's (Config.Colliders, or Ground.Config.Colliders).
+	Bodies []ColliderBody
+	// ColliderMesh is the file pattern of the colliders' meshes, written per frame
+	// beside the particles ([output] colliders); "" for none.
+	ColliderMesh string
 	// Ground, when not nil, makes this a ground scene: Ground.Config holds the
 	// ground's settings and colliders, and Config, Sources and Materials are empty.
 	Ground *GroundScene
@@ -93,9 +99,10 @@ func (l *loader) snowScene(f *sceneFile) (*Scene, error) {
 	if sc.Sources, err = l.snowVolumes(f.Snow, sc.Materials, sc.Config.Domain); err != nil {
 		return nil, err
 	}
-	if sc.Config.Colliders, sc.Sequences, err = l.colliders(f.Collider, sc.Config.H); err != nil {
+	if sc.Bodies, sc.Sequences, err = l.colliders(f.Collider, sc.Config.H); err != nil {
 		return nil, err
 	}
+	sc.Config.Colliders = colliderList(sc.Bodies)
 	return sc, nil
 }
 
@@ -115,6 +122,10 @@ func framesAndOutput(f *sceneFile, pattern string) (*Scene, error) {
 	set(&sc.Pattern, f.Output.Pattern)
 	if err := checkPattern(sc.Pattern); err != nil {
 		return nil, keyError("output.pattern", "%v", err)
+	}
+	set(&sc.ColliderMesh, f.Output.Colliders)
+	if err := checkFilePattern("output.colliders", sc.ColliderMesh, ".obj", ".ply"); err != nil {
+		return nil, err
 	}
 	return sc, nil
 }
