@@ -1,7 +1,7 @@
 // surface: OpenVDB's own particles -> level set -> mesh, timed, as the reference that
 // `export -to surface` is measured against (bench/openvdb_surface/README.md).
 //
-//   surface points.ply voxel radius_scale half_width smooth_voxels [mesh.obj]
+//   surface points.ply voxel radius_scale half_width smooth_voxels [mesh.obj [surface.vdb]]
 //
 // points.ply is a binary little-endian PLY as `export -to ply` writes it, with x, y, z
 // and optionally a per-vertex "radius" (metres); without one, every particle gets
@@ -106,7 +106,7 @@ double seconds(std::chrono::steady_clock::time_point t0) {
 
 int main(int argc, char** argv) {
     if (argc < 6) {
-        std::fprintf(stderr, "usage: surface points.ply voxel radius_scale half_width smooth_voxels [mesh.obj]\n");
+        std::fprintf(stderr, "usage: surface points.ply voxel radius_scale half_width smooth_voxels [mesh.obj [surface.vdb]]\n");
         return 2;
     }
     try {
@@ -148,10 +148,6 @@ int main(int argc, char** argv) {
                     points.size(), tris.size(), quads.size());
         std::printf("total: %.3f s\n", seconds(total));
 
-        struct rusage ru;
-        getrusage(RUSAGE_SELF, &ru);
-        std::printf("peak resident memory: %.1f MB\n", double(ru.ru_maxrss) / 1024.0);
-
         if (argc > 6) {
             std::ofstream out(argv[6]);
             for (auto& v : points) out << "v " << v[0] << ' ' << v[1] << ' ' << v[2] << '\n';
@@ -160,6 +156,15 @@ int main(int argc, char** argv) {
             for (auto& q : quads)
                 out << "f " << q[3] + 1 << ' ' << q[2] + 1 << ' ' << q[1] + 1 << ' ' << q[0] + 1 << '\n';
         }
+        if (argc > 7) {
+            grid->setName("surface");
+            openvdb::io::File(argv[7]).write({grid});
+        }
+        std::printf("total with writing: %.3f s\n", seconds(total));
+
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        std::printf("peak resident memory: %.1f MB\n", double(ru.ru_maxrss) / 1024.0);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "surface: %s\n", e.what());
         return 1;
