@@ -3,8 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image/png"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -317,5 +319,43 @@ for path in args:
 				break
 			}
 		}
+	}
+}
+
+// dcc/blender/render_surface.py renders a surface mesh with Cycles: the snow is the
+// brightest thing in the middle of the picture.
+func TestSurfaceRendersInCycles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a Cycles render takes about 10 s")
+	}
+	blender := blendertest.Need(t)
+	r := newSurfaceRun(t)
+	out := filepath.Join(r.dir, "cycles.png")
+	cmd := exec.Command(blender, "-b", "--factory-startup", "--python-exit-code", "3",
+		"--python", filepath.Join("..", "..", "dcc", "blender", "render_surface.py"), "--",
+		"--mesh", r.path(r.obj, 1), "--out", out, "--samples", "4", "--size", "96x54")
+	if log, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("render_surface.py: %v\n%s", err, log)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The camera frames the snow: the centre is snow, lit; the corners are ground or sky.
+	luma := func(x, y int) float64 {
+		r, g, b, _ := img.At(x, y).RGBA()
+		return (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(b)) / 65535
+	}
+	b := img.Bounds()
+	centre := luma(b.Dx()/2, b.Dy()/2)
+	corners := (luma(0, 0) + luma(b.Dx()-1, 0) + luma(0, b.Dy()-1) + luma(b.Dx()-1, b.Dy()-1)) / 4
+	t.Logf("luma: centre %.2f, corners %.2f (%.2f %.2f %.2f %.2f)", centre, corners, luma(0, 0), luma(b.Dx()-1, 0), luma(0, b.Dy()-1), luma(b.Dx()-1, b.Dy()-1))
+	if centre < corners+0.1 { // measured: centre 0.88, the corners (ground) 0.72-0.75
+		t.Errorf("the centre of the render (luma %.2f) is not snow, brighter than the corners (%.2f)", centre, corners)
 	}
 }
