@@ -359,3 +359,24 @@ func TestSurfaceRendersInCycles(t *testing.T) {
 		t.Errorf("the centre of the render (luma %.2f) is not snow, brighter than the corners (%.2f)", centre, corners)
 	}
 }
+
+// -memory bounds the frames converted at once by the largest frame's estimate.
+func TestSurfaceParallelWithinMemory(t *testing.T) {
+	for _, c := range []struct {
+		memory  float64
+		threads int
+		largest int64
+		want    int
+	}{
+		{4, 2, 1e6, 2},    // 4 GB hold 13 frames of a million: the threads decide
+		{0.5, 8, 1e6, 1},  // 0.5 GB hold one
+		{1, 8, 1e6, 3},    // 1 GB: three frames of 300 MB
+		{0.01, 8, 1e8, 1}, // never fewer than one
+		{4, 8, 0, 8},      // empty frames
+	} {
+		s := surfaceSettings{memory: c.memory}
+		if got := s.surfaceParallel(c.threads, c.largest); got != c.want {
+			t.Errorf("-memory %g, %d threads, %d particles: %d frames at once, want %d", c.memory, c.threads, c.largest, got, c.want)
+		}
+	}
+}
