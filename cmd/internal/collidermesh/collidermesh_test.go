@@ -221,7 +221,16 @@ angle = 90
 // and returns its path.
 func writeScene(t *testing.T, dir, colliders string) string {
 	t.Helper()
-	text := `
+	path := filepath.Join(dir, "scene.toml")
+	if err := os.WriteFile(path, []byte(sceneText(colliders)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sceneText is a unit-box snow scene with the given collider tables.
+func sceneText(colliders string) string {
+	return `
 [domain]
 min = [0, 0, 0]
 max = [1, 1, 1]
@@ -232,11 +241,6 @@ shape = "sphere"
 center = [0.5, 0.5, 0.5]
 radius = 0.1
 ` + colliders
-	path := filepath.Join(dir, "scene.toml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // BenchmarkEveryOption meshes every_option.toml's four colliders (a ramp, a moving

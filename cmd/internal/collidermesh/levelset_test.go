@@ -2,8 +2,11 @@ package collidermesh
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"snowtools/cmd/internal/scene"
 	"snowtools/cmd/internal/scene/scenetest"
 	"snowtools/levelset/geom"
 )
@@ -106,4 +109,34 @@ angle = 90
 	turned := plateAt(1, geom.Vec3{plateCentre[2], plateCentre[1] + 0.2, -plateCentre[0]},
 		geom.Vec3{plateSize[2], plateSize[1], plateSize[0]})
 	checkBody(t, "keyed plate at its last key", meshAt(t, keyed, 1, Box(sc)), turned)
+}
+
+// BenchmarkSequenceKeyframe meshes a keyframe of the plate sequence (1 cm voxels)
+// afresh each time, with 2 threads: what each new frame of a deforming collider
+// costs the preview; a still or keyed level set costs it once.
+func BenchmarkSequenceKeyframe(b *testing.B) {
+	dir := b.TempDir()
+	scenetest.WritePlateSequence(b, dir, plateCentre, plateSize, plateVelocity, plateFPS, plateFiles, plateVoxel)
+	path := filepath.Join(dir, "scene.toml")
+	if err := os.WriteFile(path, []byte(sceneText("[[collider]]\nshape = \"vdb\"\npath = \"plate.####.vdb\"\n")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc, err := scene.Read(path, f, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var triangles int
+	for b.Loop() {
+		m, err := New(sc.Bodies, Box(sc), 2).At(0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		triangles = len(m.Triangles)
+	}
+	b.ReportMetric(float64(triangles), "triangles")
 }
