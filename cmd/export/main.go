@@ -57,6 +57,7 @@ Examples:
   export -to surface 'sim/snow.####.prt' 'surface/snow.####.vdb' 'surface/snow.####.obj'
   export -to surface -velocity -smooth 2 'sim/snow.####.prt' 'mesh/snow.####.ply'   (vertex velocities)
   export -to png -mesh colliders.####.obj -gif snow.gif 'sim/snow.####.prt'   (snowsim's [output] colliders, beside the frames)
+  export -to png -surface -mesh colliders.####.obj 'sim/snow.####.prt' 'png/surface.####.png'   (the snow's surface mesh)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -114,7 +115,7 @@ var flagModes = map[string]string{
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
 	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface",
 	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
-	"gif-fps": "png", "gif-width": "png",
+	"gif-fps": "png", "gif-width": "png", "surface": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",
 	"smooth": "surface", "closing": "surface", "radius-scale": "surface", "memory": "surface",
@@ -279,6 +280,9 @@ func (s *settings) check() error {
 		if err := s.view.check(); err != nil {
 			return err
 		}
+	}
+	if s.view.surface && s.color != "" {
+		return fmt.Errorf("-color %s: -surface draws the snow's surface in snow white, not coloured particles: give one or the other", s.color)
 	}
 	if s.to == "surface" {
 		if s.view.radius < 0 || math.IsNaN(s.view.radius) || math.IsInf(s.view.radius, 0) {

@@ -31,6 +31,7 @@ type viewSettings struct {
 	ground              string // the flag: auto, none, a height or a mesh
 	groundMesh          string // the mesh file or sequence of -ground; "" for a plane
 	mesh                string // -mesh: a mesh file or sequence drawn as objects; "" for none
+	surface             bool   // -surface: draw the snow's surface mesh instead of its particles
 	sheet, gif          string
 	columns             int
 	gifFPS              float64
@@ -50,6 +51,8 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
 	fs.StringVar(&v.mesh, "mesh", "", "png: also draw this mesh `file` or sequence with the particles, in clay, such as snowsim's [output] colliders "+
 		"(.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles); the camera frames the particles")
+	fs.BoolVar(&v.surface, "surface", false, "png: draw each frame's snow as its surface in snow white instead of particles: the closed mesh -to surface writes "+
+		"with its defaults (not with -color)")
 	fs.StringVar(&v.sheet, "sheet", "", "png: also write a contact sheet of every frame to `file`")
 	fs.IntVar(&v.columns, "columns", 6, "png: contact sheet `columns`")
 	fs.StringVar(&v.gif, "gif", "", "png: also write an animated GIF of the sequence to `file`")
@@ -291,12 +294,20 @@ func frameRadius(f *frame) (float32, error) {
 }
 
 func (c *pngConverter) convert(j job, threads int) result {
-	f, pts, err := c.s.points(j.in.Path, c.radius)
+	opt := c.opt
+	opt.Workers = threads
+	var f *frame
+	var pts preview.Points
+	var err error
+	if c.s.view.surface {
+		f, opt.Snow, err = c.s.surfaceForPreview(j.in.Path, threads)
+		pts.Radius = c.radius // the scale of the ambient occlusion
+	} else {
+		f, pts, err = c.s.points(j.in.Path, c.radius)
+	}
 	if err != nil {
 		return result{err: err}
 	}
-	opt := c.opt
-	opt.Workers = threads
 	if c.ground != nil {
 		if opt.Mesh, err = c.ground.load(j.in.Number); err != nil {
 			return result{err: err}
@@ -346,6 +357,21 @@ func (s *settings) points(path string, radius float32) (*frame, preview.Points, 
 		return nil, preview.Points{}, err
 	}
 	return f, preview.Points{Pos: pos, Color: rgb, Radius: radius}, nil
+}
+
+// surfaceForPreview reads the frame at path and meshes its surface (surfaceMesh)
+// for the renderer.
+func (s *settings) surfaceForPreview(path string, threads int) (*frame, *preview.Mesh, error) {
+	f, err := readFrame(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := s.surfaceMesh(f, threads)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: surface: %v", path, err)
+	}
+	pm, err := preview.NewMesh(m)
+	return f, pm, err
 }
 
 func (c *pngConverter) finish(log io.Writer) error {

@@ -49,7 +49,7 @@ func exportAll(s *settings, log io.Writer) error {
 	}
 	start := time.Now()
 	parallel := s.threads
-	if s.to == "surface" {
+	if s.to == "surface" || s.view.surface { // both mesh the surface
 		largest, err := largestFrame(jobs)
 		if err != nil {
 			return err

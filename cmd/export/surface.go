@@ -149,6 +149,54 @@ func outputPath(pattern string, number int) string {
 
 // surfaceOf builds a frame's level set, masked fog, extra grids and mesh.
 func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
+	ls, err := s.levelSetOf(f, threads)
+	if err != nil {
+		return nil, err
+	}
+	sf := &surfaceFrame{meta: frameVDBMeta(f, ls.filter)}
+	if s.wants(surfaceVDB) || s.velocity {
+		vol, err := s.rasterize(f, ls.pos, ls.mass, ls.voxel, ls.filter, threads)
+		if err != nil {
+			return nil, err
+		}
+		if s.wants(surfaceVDB) {
+			if sf.grids, err = s.surfaceGrids(ls.phi, vol, threads); err != nil {
+				return nil, err
+			}
+		}
+		if s.wants(surfaceOBJ) || s.wants(surfacePLY) {
+			if sf.mesh, err = meshOf(ls.phi, vol, threads); err != nil {
+				return nil, err
+			}
+		}
+		return sf, nil
+	}
+	sf.mesh, err = meshOf(ls.phi, nil, threads)
+	return sf, err
+}
+
+// surfaceMesh returns the closed mesh of a frame's surface, as -to surface writes
+// it without -velocity: what -to png -surface draws.
+func (s *settings) surfaceMesh(f *frame, threads int) (*geom.Mesh, error) {
+	ls, err := s.levelSetOf(f, threads)
+	if err != nil {
+		return nil, err
+	}
+	return meshOf(ls.phi, nil, threads)
+}
+
+// frameLevelSet is a frame's surface level set phi and what it was made from: the
+// particles' positions and masses, the voxel size and the fog's filter width.
+type frameLevelSet struct {
+	phi           *levelset.FloatGrid
+	pos           []float32 // x, y, z per particle
+	mass          []float32
+	voxel, filter float64
+}
+
+// levelSetOf builds a frame's surface level set (particles.SurfaceLevelSet) with
+// the -surface flags.
+func (s *settings) levelSetOf(f *frame, threads int) (*frameLevelSet, error) {
 	pos, err := f.positions()
 	if err != nil {
 		return nil, err
@@ -172,26 +220,7 @@ func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
 	if err != nil {
 		return nil, err
 	}
-	sf := &surfaceFrame{meta: frameVDBMeta(f, filter)}
-	if s.wants(surfaceVDB) || s.velocity {
-		vol, err := s.rasterize(f, pos, mass, voxel, filter, threads)
-		if err != nil {
-			return nil, err
-		}
-		if s.wants(surfaceVDB) {
-			if sf.grids, err = s.surfaceGrids(phi, vol, threads); err != nil {
-				return nil, err
-			}
-		}
-		if s.wants(surfaceOBJ) || s.wants(surfacePLY) {
-			if sf.mesh, err = meshOf(phi, vol, threads); err != nil {
-				return nil, err
-			}
-		}
-		return sf, nil
-	}
-	sf.mesh, err = meshOf(phi, nil, threads)
-	return sf, err
+	return &frameLevelSet{phi: phi, pos: pos, mass: mass, voxel: voxel, filter: filter}, nil
 }
 
 // wants reports whether an output of the kind ext was asked for.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"snowtools/cmd/internal/collidermesh"
 	"snowtools/cmd/internal/scene"
@@ -15,26 +14,26 @@ import (
 // and for the [output] colliders files (OBJ or PLY, for export -mesh and DCCs).
 type colliderOutput struct {
 	sc      *scene.Scene
-	box     geom.Box // where planes are cut
+	meshes  *collidermesh.Colliders
 	preview bool
 }
 
 // newColliderOutput prepares the colliders' meshes of sc for a run with or without
-// a preview; nil when neither the preview nor the scene needs them. Colliders it
-// cannot draw (VDB level sets) are named on log; a colliders file with none to draw
-// is an error.
-func newColliderOutput(sc *scene.Scene, preview bool, log io.Writer) (*colliderOutput, error) {
+// a preview; nil when neither the preview nor the scene needs them. A colliders
+// file for a scene without colliders is an error.
+func newColliderOutput(sc *scene.Scene, preview bool) (*colliderOutput, error) {
 	if sc.ColliderMesh == "" && (!preview || len(sc.Bodies) == 0) {
 		return nil, nil
 	}
-	undrawn := collidermesh.Undrawn(sc.Bodies)
-	if sc.ColliderMesh != "" && len(undrawn) == len(sc.Bodies) {
-		return nil, fmt.Errorf("output.colliders = %q: the scene has no collider to mesh (VDB level sets are not meshed)", sc.ColliderMesh)
+	if sc.ColliderMesh != "" && len(sc.Bodies) == 0 {
+		return nil, fmt.Errorf("output.colliders = %q: the scene has no collider to mesh", sc.ColliderMesh)
 	}
-	if len(undrawn) > 0 {
-		fmt.Fprintf(log, "snowsim: %s not drawn: VDB level sets are not meshed\n", strings.Join(undrawn, ", "))
+	threads := sc.Config.Threads
+	if sc.Ground != nil {
+		threads = sc.Ground.Config.Threads
 	}
-	return &colliderOutput{sc: sc, box: collidermesh.Box(sc), preview: preview}, nil
+	meshes := collidermesh.New(sc.Bodies, collidermesh.Box(sc), threads)
+	return &colliderOutput{sc: sc, meshes: meshes, preview: preview}, nil
 }
 
 // frame writes frame f's colliders file, if the scene asks for one, and returns
@@ -43,7 +42,10 @@ func (c *colliderOutput) frame(f int, t float64) (*geom.Mesh, error) {
 	if c == nil {
 		return nil, nil
 	}
-	m := collidermesh.At(c.sc.Bodies, t, c.box)
+	m, err := c.meshes.At(t)
+	if err != nil {
+		return nil, err
+	}
 	if pattern := c.sc.ColliderMesh; pattern != "" {
 		write := func(w io.Writer) error { return writeMeshPLY(w, m, "snowsim colliders, metres, Y up") }
 		if filepath.Ext(pattern) == ".obj" {

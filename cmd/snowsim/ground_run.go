@@ -34,7 +34,7 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if opts.preview {
 		r.pv = newGroundPreviewer(sc)
 	}
-	if r.cols, err = newColliderOutput(sc, opts.preview, log); err != nil {
+	if r.cols, err = newColliderOutput(sc, opts.preview); err != nil {
 		return err
 	}
 	if err := r.write(0); err != nil {

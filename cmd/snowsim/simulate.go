@@ -73,7 +73,7 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	if opts.preview {
 		r.pv = newPreviewer(sc, r.sim.P)
 	}
-	if r.colliders, err = newColliderOutput(sc, opts.preview, log); err != nil {
+	if r.colliders, err = newColliderOutput(sc, opts.preview); err != nil {
 		return nil, 0, err
 	}
 	return r, first, nil

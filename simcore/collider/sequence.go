@@ -49,7 +49,7 @@ func (s *Sequence) Prepare(t float64) (end float64, err error) {
 	t0, t1 := t, t+1 // a segment of any length for a collider at rest
 	switch {
 	case k < 0 || k == len(s.times)-1:
-		kf, err := s.keyframe(max(k, 0))
+		kf, err := s.Keyframe(max(k, 0))
 		if err != nil {
 			return 0, err
 		}
@@ -59,10 +59,10 @@ func (s *Sequence) Prepare(t float64) (end float64, err error) {
 			t1 = s.times[0]
 		}
 	default:
-		if a, err = s.keyframe(k); err != nil {
+		if a, err = s.Keyframe(k); err != nil {
 			return 0, err
 		}
-		if b, err = s.keyframe(k + 1); err != nil {
+		if b, err = s.Keyframe(k + 1); err != nil {
 			return 0, err
 		}
 		t0, t1 = s.times[k], s.times[k+1]
@@ -87,19 +87,6 @@ func (s *Sequence) segmentEnd(k int) float64 {
 	return math.Inf(1)
 }
 
-// keyframe returns keyframe i, loading it if needed.
-func (s *Sequence) keyframe(i int) (*Keyframe, error) {
-	if kf, ok := s.loaded[i]; ok {
-		return kf, nil
-	}
-	kf, err := s.load(i)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", s.name, err)
-	}
-	s.loaded[i] = kf
-	return kf, nil
-}
-
 // AdvanceTo runs a simulation (simcore's or heightfield's: its clock now and its
 // Advance) to time t, stopping at every keyframe of the sequences on the way to give
 // them their next segment. It returns the steps taken.
@@ -121,4 +108,37 @@ func AdvanceTo(now *float64, advance func(float64) (int, error), sequences []*Se
 		}
 	}
 	return steps, nil
+}
+
+// Nearest returns the index of the keyframe whose time is nearest t (the earlier of
+// two as near): the file a picture of the collider at time t shows. Before the first
+// keyframe it is the first, after the last the last, as Prepare holds them.
+func (s *Sequence) Nearest(t float64) int {
+	// k is the first keyframe after t; k-1, if any, is at or before it.
+	k := sort.Search(len(s.times), func(i int) bool { return s.times[i] > t })
+	switch {
+	case k == 0:
+		return 0
+	case k == len(s.times) || t-s.times[k-1] <= s.times[k]-t:
+		return k - 1
+	}
+	return k
+}
+
+// Keyframe returns keyframe i (0 <= i < the number of keyframes), reading it unless
+// the segment in use holds it. A keyframe read here is kept until the next Prepare
+// that changes the segment.
+func (s *Sequence) Keyframe(i int) (*Keyframe, error) {
+	if i < 0 || i >= len(s.times) {
+		return nil, fmt.Errorf("%s: keyframe %d of %d", s.name, i, len(s.times))
+	}
+	if kf, ok := s.loaded[i]; ok {
+		return kf, nil
+	}
+	kf, err := s.load(i)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", s.name, err)
+	}
+	s.loaded[i] = kf
+	return kf, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"snowtools/levelset"
 	"snowtools/levelset/geom"
 )
 
@@ -100,5 +101,35 @@ func TestSequenceErrors(t *testing.T) {
 		if _, err := NewSequence("c", times, fail, Surface{}); err == nil || !strings.HasPrefix(err.Error(), "c: ") {
 			t.Errorf("times %v: %v", times, err)
 		}
+	}
+}
+
+// Nearest picks the keyframe a picture at time t shows, and Keyframe serves the
+// segment's keyframes without reading them again.
+func TestSequenceNearestKeyframe(t *testing.T) {
+	loads := 0
+	s := sphereSequence(t, 4, 0.5, &loads) // keyframes at 0, 0.1, 0.2, 0.3
+	for _, c := range []struct {
+		t    float64
+		want int
+	}{{-1, 0}, {0, 0}, {0.04, 0}, {0.05, 0}, {0.06, 1}, {0.1, 1}, {0.1 - 1e-12, 1}, {0.29, 3}, {7, 3}} {
+		if got := s.Nearest(c.t); got != c.want {
+			t.Errorf("Nearest(%g) = %d, want %d", c.t, got, c.want)
+		}
+	}
+	if _, err := s.Prepare(0.15); err != nil {
+		t.Fatal(err)
+	}
+	before := loads
+	kf, err := s.Keyframe(2)
+	if err != nil || loads != before {
+		t.Fatalf("keyframe 2 of the segment in use: read %d files, %v", loads-before, err)
+	}
+	// Keyframe 2's sphere is centred at x = 0.1: its top is at y = 0.1.
+	if phi := levelset.NewFloatSampler(kf.Surface).Sample(geom.Vec3{0.1, 0.1, 0}); math.Abs(phi) > 2e-3 {
+		t.Errorf("keyframe 2: phi %g at its sphere's top", phi)
+	}
+	if _, err := s.Keyframe(4); err == nil || !strings.Contains(err.Error(), "keyframe 4 of 4") {
+		t.Errorf("keyframe 4 of 4: %v", err)
 	}
 }

@@ -6,14 +6,19 @@
 // Every body is meshed in its own frame and placed by its collider's motion at
 // time t: an analytic shape (box, sphere, cylinder) as a closed mesh, a half-space
 // as the polygon where its plane cuts the scene's box, a mesh body as the file's
-// triangles (not the level set the solver samples). Level sets read from VDB files,
-// still, on keys or deforming sequences, have no triangles and are left out
-// (Undrawn lists them).
+// triangles (not the level set the solver samples), a VDB level set, still or on
+// keys, as its zero surface (package mesher), meshed once and placed like the
+// others. A deforming VDB sequence shows the surface of its keyframe nearest t:
+// the frame's own file when the sequence has the scene's frame rate.
 package collidermesh
 
 import (
+	"fmt"
+
 	"snowtools/cmd/internal/scene"
+	"snowtools/levelset"
 	"snowtools/levelset/geom"
+	"snowtools/levelset/mesher"
 	"snowtools/simcore/collider"
 )
 
@@ -26,40 +31,98 @@ const (
 	sphereRings    = 24
 )
 
-// At returns the surfaces of bodies at time t as one mesh, in the bodies' order,
-// counter-clockwise from outside; planes are cut to box (a scene's Box). Bodies
-// that Undrawn lists add nothing; with none to draw the mesh has no triangles.
-func At(bodies []scene.ColliderBody, t float64, box geom.Box) *geom.Mesh {
+// Colliders meshes a scene's bodies at any time. It keeps the meshes of level
+// sets, which cost far more than placing them: a still or keyed body's, meshed
+// once, and each sequence's last keyframe, which the next frames of a run at the
+// sequence's own rate or faster show again. Not safe for concurrent use.
+type Colliders struct {
+	bodies  []scene.ColliderBody
+	box     geom.Box // where planes are cut
+	threads int      // the mesher's; the meshes do not depend on it
+	still   map[int]*geom.Mesh
+	frames  map[int]keyframeMesh
+}
+
+// keyframeMesh is the mesh of a sequence's keyframe.
+type keyframeMesh struct {
+	index int
+	mesh  *geom.Mesh
+}
+
+// New returns the meshes of bodies, planes cut to box (a scene's Box), level sets
+// meshed with threads goroutines (0: one per CPU).
+func New(bodies []scene.ColliderBody, box geom.Box, threads int) *Colliders {
+	return &Colliders{bodies: bodies, box: box, threads: threads,
+		still: map[int]*geom.Mesh{}, frames: map[int]keyframeMesh{}}
+}
+
+// At returns the surfaces of the bodies at time t as one mesh, in the bodies'
+// order, counter-clockwise from outside. The error is a sequence's keyframe that
+// cannot be read or a level set that cannot be meshed.
+func (c *Colliders) At(t float64) (*geom.Mesh, error) {
 	out := &geom.Mesh{}
-	for _, b := range bodies {
-		pl, ok := placementOf(b.Collider, t)
-		if !ok {
-			continue
-		}
-		var m *geom.Mesh
-		switch {
-		case b.Mesh != nil:
-			m = pl.apply(b.Mesh)
-		case b.Shape != nil:
-			m = shapeMesh(b.Shape, pl, box)
+	for i := range c.bodies {
+		m, err := c.body(i, t)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.bodies[i].Key, err)
 		}
 		if m != nil {
 			appendMesh(out, m)
 		}
 	}
-	return out
+	return out, nil
 }
 
-// Undrawn returns the keys of the bodies that At leaves out: VDB level sets, which
-// have no triangles.
-func Undrawn(bodies []scene.ColliderBody) []string {
-	var keys []string
-	for _, b := range bodies {
-		if _, ok := placementOf(b.Collider, 0); !ok || b.Mesh == nil && b.Shape == nil {
-			keys = append(keys, b.Key)
-		}
+// body returns body i's mesh at time t; nil for a body of no kind it knows.
+func (c *Colliders) body(i int, t float64) (*geom.Mesh, error) {
+	b := &c.bodies[i]
+	if b.Sequence != nil {
+		return c.keyframe(i, b.Sequence, t)
 	}
-	return keys
+	pl, ok := placementOf(b.Collider, t)
+	if !ok {
+		return nil, nil
+	}
+	switch {
+	case b.Mesh != nil:
+		return pl.apply(b.Mesh), nil
+	case b.LevelSet != nil:
+		m, ok := c.still[i]
+		if !ok {
+			var err error
+			if m, err = c.levelSet(b.LevelSet); err != nil {
+				return nil, err
+			}
+			c.still[i] = m
+		}
+		return pl.apply(m), nil
+	case b.Shape != nil:
+		return shapeMesh(b.Shape, pl, c.box), nil
+	}
+	return nil, nil
+}
+
+// keyframe returns the mesh of sequence s's keyframe nearest t, body i's.
+func (c *Colliders) keyframe(i int, s *collider.Sequence, t float64) (*geom.Mesh, error) {
+	k := s.Nearest(t)
+	if cached, ok := c.frames[i]; ok && cached.index == k {
+		return cached.mesh, nil
+	}
+	kf, err := s.Keyframe(k)
+	if err != nil {
+		return nil, err
+	}
+	m, err := c.levelSet(kf.Surface)
+	if err != nil {
+		return nil, err
+	}
+	c.frames[i] = keyframeMesh{index: k, mesh: m}
+	return m, nil
+}
+
+// levelSet meshes the zero surface of a level set grid.
+func (c *Colliders) levelSet(g *levelset.FloatGrid) (*geom.Mesh, error) {
+	return mesher.Mesh(g, mesher.Options{Threads: c.threads})
 }
 
 // Box returns the box a scene's planes are cut to: the domain of a snow scene; for a
@@ -102,7 +165,7 @@ type placement struct {
 
 // placementOf returns where collider c puts its body at time t: a moving shape
 // displaced by its velocity times t (section 8's phi(x - v t)), a rigid body at its
-// keyframed pose. ok is false for any other collider (a deforming level set).
+// keyframed pose. ok is false for any other collider (a deforming sequence's).
 func placementOf(c collider.Collider, t float64) (placement, bool) {
 	switch c := c.(type) {
 	case *collider.MovingShape:

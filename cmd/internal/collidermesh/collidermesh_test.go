@@ -5,7 +5,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"snowtools/cmd/internal/scene"
@@ -107,16 +106,23 @@ func TestExampleCollidersMatchTheirShapes(t *testing.T) {
 		if len(sc.Bodies) != len(bodies) {
 			t.Fatalf("%s: %d bodies, want %d", name, len(sc.Bodies), len(bodies))
 		}
-		if u := Undrawn(sc.Bodies); len(u) > 0 {
-			t.Errorf("%s: undrawn %v", name, u)
-		}
 		for i, cases := range bodies {
 			for _, want := range cases {
-				m := At(sc.Bodies[i:i+1], want.t, Box(sc))
+				m := meshAt(t, sc.Bodies[i:i+1], want.t, Box(sc))
 				checkBody(t, fmt.Sprintf("%s %s at t = %g", name, sc.Bodies[i].Key, want.t), m, want)
 			}
 		}
 	}
+}
+
+// meshAt returns the mesh of bodies at time t, planes cut to box.
+func meshAt(t *testing.T, bodies []scene.ColliderBody, tm float64, box geom.Box) *geom.Mesh {
+	t.Helper()
+	m, err := New(bodies, box, 2).At(tm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // checkBody compares a body's mesh with what it must be.
@@ -151,7 +157,7 @@ func checkBody(t *testing.T, what string, m *geom.Mesh, want expectedBody) {
 func TestPlaneSection(t *testing.T) {
 	sc := readScene(t, filepath.Join("..", "..", "..", "examples", "every_option.toml"))
 	ramp := sc.Bodies[0]
-	m := At([]scene.ColliderBody{ramp}, 0, Box(sc))
+	m := meshAt(t, []scene.ColliderBody{ramp}, 0, Box(sc))
 	area, up := 0.0, geom.Vec3{}
 	for _, tri := range m.Triangles {
 		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
@@ -183,26 +189,11 @@ func TestPlaneSection(t *testing.T) {
 }
 
 // A mesh body is drawn from the file's triangles, not from its level set, posed by
-// its keys; a VDB level set is left out and named.
-func TestMeshBodyAndUndrawn(t *testing.T) {
+// its keys.
+func TestMeshBody(t *testing.T) {
 	dir := t.TempDir()
 	scenetest.WriteBoxOBJ(t, filepath.Join(dir, "block.obj"), geom.Vec3{-0.1, -0.05, -0.1}, geom.Vec3{0.1, 0.05, 0.1})
-	scenetest.WritePlateSequence(t, dir, geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.04, 0.3, 0.4}, geom.Vec3{0.5, 0, 0}, 10, 3, 0.02)
-	text := `
-[domain]
-min = [0, 0, 0]
-max = [1, 1, 1]
-h = 0.05
-
-[[snow]]
-shape = "sphere"
-center = [0.5, 0.5, 0.5]
-radius = 0.1
-
-[[collider]]
-shape = "vdb"
-path = "plate.####.vdb"
-
+	sc := readScene(t, writeScene(t, dir, `
 [[collider]]
 shape = "mesh"
 path = "block.obj"
@@ -216,22 +207,40 @@ time = 1
 translation = [0.5, 0.6, 0.5]
 axis = [0, 1, 0]
 angle = 90
-`
-	path := filepath.Join(dir, "scene.toml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc := readScene(t, path)
-	if u := Undrawn(sc.Bodies); strings.Join(u, ",") != "collider[1]" {
-		t.Errorf("undrawn %v, want [collider[1]]", u)
-	}
-	if sc.Bodies[1].Mesh == nil || len(sc.Bodies[1].Mesh.Triangles) != 12 {
-		t.Fatalf("the mesh body keeps no file mesh: %+v", sc.Bodies[1])
+`))
+	if sc.Bodies[0].Mesh == nil || len(sc.Bodies[0].Mesh.Triangles) != 12 {
+		t.Fatalf("the mesh body keeps no file mesh: %+v", sc.Bodies[0])
 	}
 	// Half way: at y = 0.4, turned 45 degrees about y: 0.1 sqrt 2 across in x and z.
 	d := 0.1 * math.Sqrt2
-	m := At(sc.Bodies, 0.5, Box(sc))
+	m := meshAt(t, sc.Bodies, 0.5, Box(sc))
 	checkBody(t, "block at t = 0.5", m, expectedBody{0.5, geom.Vec3{0.5 - d, 0.35, 0.5 - d}, geom.Vec3{0.5 + d, 0.45, 0.5 + d}, 1e-12, 0.2 * 0.1 * 0.2, 1e-9})
+}
+
+// writeScene writes a unit-box snow scene with the given collider tables into dir
+// and returns its path.
+func writeScene(t *testing.T, dir, colliders string) string {
+	t.Helper()
+	path := filepath.Join(dir, "scene.toml")
+	if err := os.WriteFile(path, []byte(sceneText(colliders)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// sceneText is a unit-box snow scene with the given collider tables.
+func sceneText(colliders string) string {
+	return `
+[domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+h = 0.05
+
+[[snow]]
+shape = "sphere"
+center = [0.5, 0.5, 0.5]
+radius = 0.1
+` + colliders
 }
 
 // BenchmarkEveryOption meshes every_option.toml's four colliders (a ramp, a moving
@@ -248,7 +257,10 @@ func BenchmarkEveryOption(b *testing.B) {
 		b.Fatal(err)
 	}
 	box := Box(sc)
+	meshes := New(sc.Bodies, box, 0)
 	for b.Loop() {
-		At(sc.Bodies, 0.25, box)
+		if _, err := meshes.At(0.25); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -61,7 +61,10 @@ func (sh *shader) meshSurface(t int32, x, y, size int) rgb {
 		light = light.add(sunRadiance.scale(lambert * sh.shadow.visibility(hit, facet, taps)))
 	}
 	albedo := meshAlbedo
-	if t >= sh.firstObject {
+	switch {
+	case t >= sh.firstSnow:
+		albedo = sh.snow
+	case t >= sh.firstObject:
 		albedo = sh.objects
 	}
 	return toneMap(albedo.mul(light))

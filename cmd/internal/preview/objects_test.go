@@ -190,3 +190,39 @@ func TestSolidMeshCreases(t *testing.T) {
 		t.Logf("solid %v: the wall's top spans red %d to %d", c.mesh.corners != nil, lo, hi)
 	}
 }
+
+// isSnowWhite reports whether c is lit snow: bright, blue at least as strong as
+// red, unlike the clay objects and the warm grey ground.
+func isSnowWhite(c color.RGBA) bool { return c.R > 150 && c.B >= c.R }
+
+// A snow mesh (Options.Snow, the snow's surface drawn instead of its particles)
+// takes the snow's colour, beside objects that stay clay, with no particles at all;
+// the bytes are the same for any number of workers.
+func TestSnowMeshIsDrawnInSnowColour(t *testing.T) {
+	wall := wallObjects(t, -0.5, 0.5)
+	ball, err := NewMesh(geom.SphereMesh(geom.Vec3{-0.2, 0.1, 0}, 0.1, 24, 48))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Width: 200, Height: 200, Ground: GroundAt, GroundHeight: 0, Objects: wall, Snow: ball,
+		LightDir: geom.Vec3{0.3, 1, 0.2}, Workers: 1}
+	img := Render(Points{Radius: 0.01}, topView, opt)
+	if c := pixelOf(t, img, topView, geom.Vec3{-0.2, 0.2, 0}); !isSnowWhite(c) {
+		t.Errorf("the ball's top: pixel %v is not snow white", c)
+	}
+	if c := pixelOf(t, img, topView, geom.Vec3{0.4, 0.4, 0}); !isClay(c) {
+		t.Errorf("the wall's top: pixel %v is not clay", c)
+	}
+	if c := pixelOf(t, img, topView, geom.Vec3{-0.4, 0, -0.4}); isSnowWhite(c) || isClay(c) {
+		t.Errorf("the ground: pixel %v is snow or clay", c)
+	}
+	opt.Workers = 3
+	if other := Render(Points{Radius: 0.01}, topView, opt); !bytes.Equal(img.Pix, other.Pix) {
+		t.Fatal("renders with 1 and 3 workers differ")
+	}
+	// Without the snow mesh, the ball's place is ground.
+	opt.Snow = nil
+	if c := pixelOf(t, Render(Points{Radius: 0.01}, topView, opt), topView, geom.Vec3{-0.2, 0.2, 0}); isSnowWhite(c) {
+		t.Errorf("no snow mesh, yet the ball's place is %v", c)
+	}
+}

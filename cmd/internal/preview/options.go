@@ -34,8 +34,8 @@ type Options struct {
 	// ground plane (GroundAuto or GroundAt) is left out where the mesh covers it.
 	Mesh *Mesh
 	// Objects is an optional mesh drawn with the particles in ObjectColor, such as
-	// a scene's colliders at the frame's time (package collidermesh) or a surface
-	// meshed from the snow; nil draws none. Like Mesh it casts and receives
+	// a scene's colliders at the frame's time (package collidermesh); nil draws
+	// none. Like Mesh it casts and receives
 	// shadows and the camera should frame its Bounds; unlike Mesh it is not
 	// ground: the ground plane neither takes its height from it nor leaves a hole
 	// under it.
@@ -44,6 +44,10 @@ type Options struct {
 	// and darker than the blue-white snow and the grey ground, so that snow on a
 	// collider stands out from it.
 	ObjectColor color.Color
+	// Snow is an optional mesh drawn in the colour of particles without one (the
+	// snow's blue-white), such as the surface meshed from the particles, drawn
+	// instead of them; nil draws none. It is lit, shadowed and framed like Objects.
+	Snow *Mesh
 	// Workers is the number of goroutines (default GOMAXPROCS). The picture does
 	// not depend on it.
 	Workers int

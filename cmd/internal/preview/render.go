@@ -2,7 +2,7 @@ package preview
 
 import "image"
 
-// Render draws the particles as shaded spheres, and opt.Mesh and opt.Objects if any, seen by cam
+// Render draws the particles as shaded spheres, and opt.Mesh, opt.Objects and opt.Snow if any, seen by cam
 // and returns the picture (see the package documentation for the passes).
 // Particles behind the eye, outside the picture or with a non-finite position
 // are skipped; triangles are clipped by a near plane just in front of the eye.
@@ -12,7 +12,7 @@ func Render(pts Points, cam Camera, opt Options) *image.RGBA {
 	ss := opt.Supersample
 	v := cam.view(opt.Width*ss, opt.Height*ss)
 	gbuf := newDepthBuffer(v.width, v.height, true)
-	meshes := joinMeshes(opt.Mesh, opt.Objects)
+	meshes := joinMeshes(opt.Mesh, opt.Objects, opt.Snow)
 	if meshes.drawable() {
 		rasterizeMesh(meshes.Mesh, cameraProjection(&v), gbuf, opt.Workers)
 	}

@@ -8,8 +8,9 @@ import (
 type shader struct {
 	view        *view
 	pts         Points
-	mesh        *Mesh        // the ground mesh and the objects (joinMeshes); nil: none
+	mesh        *Mesh        // the ground mesh, the objects and the snow (joinMeshes); nil: none
 	firstObject int32        // mesh's triangles from this one on are the objects'
+	firstSnow   int32        // and from this one on the snow's
 	objects     rgb          // linear albedo of the objects
 	gbuf        *depthBuffer // particles, mesh (meshID) and ground (groundID) composited
 	shadow      *shadowMap
@@ -30,7 +31,7 @@ func newShader(pts Points, v *view, gbuf *depthBuffer, meshes joinedMesh, opt Op
 	sh := &shader{
 		view: v, pts: pts, gbuf: gbuf, toLight: opt.keyLight(v), supersample: opt.Supersample,
 		snow: rgbOfBytes(snowColor[0], snowColor[1], snowColor[2]), colored: pts.hasColor(),
-		firstObject: meshes.firstObject, objects: objectAlbedo,
+		firstObject: meshes.firstObject, firstSnow: meshes.firstSnow, objects: objectAlbedo,
 	}
 	if opt.Background != nil {
 		flat := linearOf(opt.Background)

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"snowtools/levelset"
 	"snowtools/levelset/geom"
 	"snowtools/simcore/collider"
 )
@@ -14,9 +15,14 @@ type ColliderBody struct {
 	// body read from a file.
 	Shape geom.Shape
 	// Mesh is a "mesh" body's triangles as the file gives them (a glTF posed at its
-	// time key), before voxelizing; nil otherwise. A "vdb" body, still, on keys or a
-	// sequence, has neither Shape nor Mesh: a level set has no triangles to draw.
+	// time key), before voxelizing; nil otherwise.
 	Mesh *geom.Mesh
+	// LevelSet is a "vdb" body's level set grid, still or on keys, in its own frame
+	// (the file's world space); nil otherwise. A picture meshes it.
+	LevelSet *levelset.FloatGrid
+	// Sequence is a deforming "vdb" sequence, whose keyframes are in world space;
+	// nil otherwise. Collider is then Sequence.Collider.
+	Sequence *collider.Sequence
 	// Collider moves the body: a *collider.MovingShape (still or at a velocity), a
 	// *collider.RigidBody (on keys), or a deforming sequence's collider.
 	Collider collider.Collider

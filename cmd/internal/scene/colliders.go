@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"snowtools/cmd/internal/seq"
+	"snowtools/levelset"
 	"snowtools/levelset/geom"
 	"snowtools/simcore/collider"
 )
@@ -29,7 +30,7 @@ func (l *loader) colliders(tables []colliderKeys, h float64) ([]ColliderBody, []
 			if err != nil {
 				return nil, nil, err
 			}
-			bodies, seqs = append(bodies, ColliderBody{Key: key, Collider: s.Collider}), append(seqs, s)
+			bodies, seqs = append(bodies, ColliderBody{Key: key, Sequence: s, Collider: s.Collider}), append(seqs, s)
 			continue
 		}
 		body, err := l.collider(ck, key, contact, h)
@@ -77,7 +78,10 @@ func (l *loader) collider(ck *colliderKeys, key string, contact collider.Surface
 	var err error
 	switch ck.Shape {
 	case "vdb":
-		body, err = l.vdbCollider(&ck.shapeKeys, key)
+		var grid *levelset.GridShape
+		if grid, err = l.vdbCollider(&ck.shapeKeys, key); err == nil {
+			body, cb.LevelSet = grid, grid.Grid()
+		}
 	case "mesh":
 		body, cb.Mesh, err = l.meshCollider(&ck.shapeKeys, key, h)
 	default:
