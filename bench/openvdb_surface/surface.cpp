@@ -1,5 +1,6 @@
 // surface: OpenVDB's own particles -> level set -> mesh, timed, as the reference that
-// `export -to surface` is measured against (bench/openvdb_surface/README.md).
+// `export -to surface` is measured against (run.sh beside it; figures in
+// docs/surface.md).
 //
 //   surface points.ply voxel radius_scale half_width smooth_voxels [mesh.obj [surface.vdb]]
 //

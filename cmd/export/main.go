@@ -177,12 +177,12 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	raw.crange = fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame; compare: one for all)")
 	fs.BoolVar(&s.ascii, "ascii", false, "ply: write ASCII instead of binary little-endian")
 	fs.BoolVar(&s.normals, "normals", false, "ply: add nx ny nz, the outward normal of the snow (minus the density gradient)")
-	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s)")
-	raw.props = fs.String("props", "", "ply: more float properties; vdb: more mass-weighted grids; from these `channels` (comma-separated)")
-	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata)")
-	fs.Float64Var(&s.filter, "filter", 1, "vdb: kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids")
-	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters: particle mass in `kg` for files without a Mass channel")
-	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb: these grids (density, velocity, ...) as half floats")
+	fs.BoolVar(&s.velocity, "velocity", false, "ply: add vx vy vz; vdb: add a mass-weighted \"velocity\" grid (m/s); surface: that grid in the .vdb, vx vy vz per vertex in the .ply")
+	raw.props = fs.String("props", "", "ply: more float properties; vdb, surface: more mass-weighted grids; from these `channels` (comma-separated)")
+	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata); surface: default h/2")
+	fs.Float64Var(&s.filter, "filter", 1, "vdb, surface: the density's kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids (surface: default h / voxel)")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface: particle mass in `kg` for files without a Mass channel")
+	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb, surface: these grids (density, velocity, ...) as half floats")
 	raw.keep = fs.String("keep", "", "prt: keep only these `channels` (default: all)")
 	raw.drop = fs.String("drop", "", "prt: drop these `channels`")
 	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`")
@@ -290,6 +290,9 @@ func (s *settings) check() error {
 		}
 		if err := s.surface.check(); err != nil {
 			return err
+		}
+		if s.velocity && !s.wants(surfaceVDB) && !s.wants(surfacePLY) {
+			return errors.New("-velocity: an .obj has no place for velocities; add a .ply or .vdb output")
 		}
 	}
 	if s.to == "clusters" {

@@ -368,7 +368,7 @@ func (s *settings) surfaceForPreview(path string, threads int) (*frame, *preview
 	}
 	m, err := s.surfaceMesh(f, threads)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: surface: %v", path, err)
+		return nil, nil, fmt.Errorf("surface: %v", err)
 	}
 	pm, err := preview.NewMesh(m)
 	return f, pm, err

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -31,6 +33,13 @@ type surfaceSettings struct {
 	memory      float64  // GB that the frames converted at once may take
 }
 
+// The limits of -smooth and -closing, in voxels: the band the filters work on grows
+// as 2 sigma^2 + closing, and so do time and memory.
+const (
+	maxSmooth  = 4
+	maxClosing = 8
+)
+
 // The output kinds of -to surface, by file extension.
 const (
 	surfaceVDB = ".vdb"
@@ -39,8 +48,8 @@ const (
 )
 
 func (s *surfaceSettings) flags(fs *flag.FlagSet) {
-	fs.Float64Var(&s.smooth, "smooth", 1, "surface: smoothing, the Gaussian's sigma in `voxels` (0: none)")
-	fs.Float64Var(&s.closing, "closing", 0, "surface: fill gaps between particles up to twice this many `voxels` (default: half a particle spacing; -1: none)")
+	fs.Float64Var(&s.smooth, "smooth", 1, "surface: smoothing, the Gaussian's sigma in `voxels`, 0 (none) to 4")
+	fs.Float64Var(&s.closing, "closing", 0, "surface: fill gaps between particles up to twice this many `voxels`, at most 8 (0: the default, half a particle spacing; negative: no closing)")
 	fs.Float64Var(&s.radiusScale, "radius-scale", 0, "surface: `factor` on each particle's radius, (3 m / 4 pi rho)^(1/3) (default: that of a sphere inscribed in the particle's cube, 0.806)")
 	fs.Float64Var(&s.memory, "memory", 4, "surface: `GB` that the frames converted at once may take; fewer frames run in parallel when they would take more")
 }
@@ -49,10 +58,10 @@ func (s *surfaceSettings) flags(fs *flag.FlagSet) {
 // at most once.
 func (s *surfaceSettings) check() error {
 	switch {
-	case !(s.smooth >= 0) || math.IsInf(s.smooth, 0):
-		return fmt.Errorf("-smooth %g: must be 0 or more voxels", s.smooth)
-	case math.IsNaN(s.closing) || math.IsInf(s.closing, 0):
-		return fmt.Errorf("-closing %g: must be a number of voxels", s.closing)
+	case !(s.smooth >= 0 && s.smooth <= maxSmooth):
+		return fmt.Errorf("-smooth %g: must be 0 to %d voxels (the band the smoothing reads grows as its square; for a softer look use a coarser -voxel)", s.smooth, maxSmooth)
+	case !(s.closing <= maxClosing): // NaN too
+		return fmt.Errorf("-closing %g: must be at most %d voxels (0: the default; negative: none)", s.closing, maxClosing)
 	case !(s.radiusScale >= 0) || math.IsInf(s.radiusScale, 0):
 		return fmt.Errorf("-radius-scale %g: must be positive", s.radiusScale)
 	case !(s.memory > 0) || math.IsInf(s.memory, 0):
@@ -89,7 +98,11 @@ const bytesPerParticle = 300
 // memory budget, given the largest frame's particle count.
 func (s *surfaceSettings) surfaceParallel(threads int, largest int64) int {
 	perFrame := float64(max(largest, 1)) * bytesPerParticle
-	return max(1, min(threads, int(s.memory*1e9/perFrame)))
+	frames := s.memory * 1e9 / perFrame // compared as a float: -memory 1e20 must not overflow an int
+	if frames >= float64(threads) {
+		return threads
+	}
+	return max(1, int(frames))
 }
 
 // surfaceConverter turns each frame into its surface outputs.
@@ -104,6 +117,10 @@ type surfaceFrame struct {
 	meta  vdb.Metadata
 }
 
+// convert writes a frame's outputs all or none: each is encoded in memory first, so
+// that an encoding error writes nothing, and if writing one fails, those of the frame
+// already written are removed, so that no frame is left with some of its outputs new
+// and others old.
 func (c *surfaceConverter) convert(j job, threads int) result {
 	f, err := readFrame(j.in.Path)
 	if err != nil {
@@ -113,23 +130,30 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	if err != nil {
 		return result{err: err}
 	}
-	var written int64
-	for _, pattern := range c.s.surface.outputs {
-		path := outputPath(pattern, j.in.Number)
-		var n int64
+	encoded := make([]bytes.Buffer, len(c.s.surface.outputs))
+	for i, pattern := range c.s.surface.outputs {
 		switch strings.ToLower(filepath.Ext(pattern)) {
 		case surfaceVDB:
-			n, err = writeOutput(path, func(w io.Writer) error {
-				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
-			})
+			err = vdb.Write(&encoded[i], &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
 		case surfaceOBJ:
-			n, err = writeOutput(path, func(w io.Writer) error { return obj.Write(w, sf.mesh) })
+			err = obj.Write(&encoded[i], sf.mesh)
 		case surfacePLY:
-			n, err = writeOutput(path, func(w io.Writer) error {
-				return meshfile.WritePLY(w, sf.mesh, "snowtools export of "+f.path)
-			})
+			err = meshfile.WritePLY(&encoded[i], sf.mesh, "snowtools export of "+f.path)
 		}
 		if err != nil {
+			return result{err: fmt.Errorf("%s: %v", outputPath(pattern, j.in.Number), err)}
+		}
+	}
+	var written int64
+	for i, pattern := range c.s.surface.outputs {
+		n, err := writeOutput(outputPath(pattern, j.in.Number), func(w io.Writer) error {
+			_, err := w.Write(encoded[i].Bytes())
+			return err
+		})
+		if err != nil {
+			for _, done := range c.s.surface.outputs[:i] {
+				os.Remove(outputPath(done, j.in.Number))
+			}
 			return result{err: err}
 		}
 		written += n
@@ -270,6 +294,9 @@ func meshOf(phi *levelset.FloatGrid, vol *particles.Volume, threads int) (*geom.
 func (s *settings) sphereRadii(f *frame, mass []float32) ([]float32, error) {
 	radius := make([]float32, f.Len())
 	uniform := s.view.radius
+	if s.to == "png" {
+		uniform = 0 // png's -radius sizes the spheres it draws, not the surface under -surface
+	}
 	if uniform == 0 {
 		rho, err := f.floats("PhysicalDensity", 1)
 		if err == nil {

@@ -205,6 +205,9 @@ func TestSurfaceErrors(t *testing.T) {
 		{[]string{"-to", "surface", "-radius-scale", "NaN", in, filepath.Join(dir, "a.obj")}, "-radius-scale NaN"},
 		{[]string{"-to", "surface", "-memory", "0", in, filepath.Join(dir, "a.obj")}, "-memory 0"},
 		{[]string{"-to", "vdb", "-smooth", "2", in, filepath.Join(dir, "a.vdb")}, "-smooth applies to -to surface"},
+		{[]string{"-to", "surface", "-smooth", "5", in, filepath.Join(dir, "a.obj")}, "-smooth 5: must be 0 to 4"},
+		{[]string{"-to", "surface", "-closing", "9", in, filepath.Join(dir, "a.obj")}, "-closing 9: must be at most 8"},
+		{[]string{"-to", "surface", "-velocity", in, filepath.Join(dir, "a.obj")}, "-velocity: an .obj has no place"},
 		{[]string{"-to", "surface", bad, filepath.Join(dir, "bad.obj")}, "particle 7"},
 	} {
 		status, log := runExport(t, c.args...)
@@ -212,8 +215,23 @@ func TestSurfaceErrors(t *testing.T) {
 			t.Errorf("%v: status %d, log %q; want an error with %q", c.args, status, log, c.want)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, "bad.obj")); !os.IsNotExist(err) {
-		t.Errorf("a failed frame left its output: %v", err)
+}
+
+// A frame whose second output cannot be written leaves neither: the first, written
+// already, is removed, so no frame has some outputs new and others missing.
+func TestSurfaceFrameAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := writeSequence(t, dir, 1)
+	vdbOut, objOut := filepath.Join(dir, "out", "snow.vdb"), filepath.Join(dir, "out", "snow.obj")
+	if err := os.MkdirAll(objOut, 0o755); err != nil { // a folder where the mesh should go
+		t.Fatal(err)
+	}
+	status, log := runExport(t, "-to", "surface", in, vdbOut, objOut)
+	if status != 1 || !strings.Contains(log, "snow.obj") {
+		t.Errorf("status %d, log %q", status, log)
+	}
+	if _, err := os.Stat(vdbOut); !os.IsNotExist(err) {
+		t.Errorf("the frame's .vdb stayed although its .obj failed: %v", err)
 	}
 }
 
@@ -372,6 +390,7 @@ func TestSurfaceParallelWithinMemory(t *testing.T) {
 		{0.5, 8, 1e6, 1},  // 0.5 GB hold one
 		{1, 8, 1e6, 3},    // 1 GB: three frames of 300 MB
 		{0.01, 8, 1e8, 1}, // never fewer than one
+		{1e20, 8, 1e6, 8}, // no overflow
 		{4, 8, 0, 8},      // empty frames
 	} {
 		s := surfaceSettings{memory: c.memory}

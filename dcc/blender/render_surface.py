@@ -39,7 +39,10 @@ def load(path):
         bpy.ops.import_mesh.ply(filepath=path)
     else:
         raise SystemExit(f"{path}: give an .obj or a .ply")
-    (obj,) = set(bpy.data.objects) - before
+    new = set(bpy.data.objects) - before
+    if len(new) != 1:
+        raise SystemExit(f"{path}: expected one mesh object, the importer made {len(new)} (an empty mesh?)")
+    (obj,) = new
     if path.lower().endswith(".ply"):
         obj.matrix_world = Matrix.Rotation(math.radians(90), 4, "X") @ obj.matrix_world
     return obj

@@ -36,6 +36,9 @@ func (l *loader) groundScene(f *sceneFile) (*Scene, error) {
 	if sc.Ground, err = groundOutput(f.Output.groundOutputKeys, cfg); err != nil {
 		return nil, err
 	}
+	if sc.ColliderMesh != "" && sc.ColliderMesh == sc.Ground.Mesh {
+		return nil, keyError("output.colliders", "%q is output.ground_mesh's name too: each frame would overwrite the other", sc.ColliderMesh)
+	}
 	if len(f.Collider) == 0 {
 		return nil, keyError("collider", "a ground scene needs a [[collider]] to press into it")
 	}

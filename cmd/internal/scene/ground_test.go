@@ -18,6 +18,7 @@ func TestGroundSceneErrors(t *testing.T) {
 		{scenetest.GroundScene + "[ground.spray]\nrelease_time = 0\n", "spray release time"},
 		{scenetest.GroundScene + "[output]\nground_mesh = \"g.####.stl\"\n", "output.ground_mesh"},
 		{scenetest.GroundScene + "[output]\nground_area = \"some\"\n", "output.ground_area"},
+		{scenetest.GroundScene + "[output]\ncolliders = \"ground.####.ply\"\n", "output.colliders: \"ground.####.ply\" is output.ground_mesh's name too"},
 		{scenetest.GroundScene + "[output]\nchannels = [\"Orientation\"]\n", "output.channels: for [[snow]] scenes"},
 		{scenetest.GroundScene + "[ground.height_map]\npath = \"missing.png\"\n", "ground.height_map.path"},
 		{scenetest.GroundScene[:strings.Index(scenetest.GroundScene, "[[collider]]")], "needs a [[collider]]"},
