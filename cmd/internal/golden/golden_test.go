@@ -47,6 +47,7 @@ var pipeline = [][]string{
 	{"snowsim", "-quality", "draft", "-frames", "1", "-threads", "2", "-o", "OUT/wedge_presets", "examples/wedge_presets.toml"},
 	{"snowsim", "-quality", "draft", "-frames", "2", "-threads", "2", "-o", "OUT/kick", "OUT/kick.toml"},
 	{"snowsim", "-frames", "20", "-threads", "2", "-preview", "-o", "OUT/footsteps", "examples/footsteps.toml"},
+	{"snowsim", "-quality", "draft", "-frames", "1", "-threads", "2", "-checkpoint", "0", "-set", `output.colliders="colliders.####.obj"`, "-o", "OUT/walls_colliders", "examples/snowball_walls.toml"},
 
 	// export: every mode on those frames.
 	{"export", "-to", "ply", "-threads", "2", "OUT/demo/snow.####.prt", "OUT/export/ply/snow.####.ply"},
@@ -58,6 +59,9 @@ var pipeline = [][]string{
 	{"export", "-to", "png", "-threads", "2", "-size", "160x120", "-color", "Velocity", "-sheet", "OUT/export/sheet.png", "-gif", "OUT/export/demo.gif", "OUT/demo/snow.####.prt", "OUT/export/png/snow.####.png"},
 	{"export", "-to", "png", "-threads", "2", "-size", "160x120", "-ground", "ground.####.ply", "-frames", "20", "OUT/footsteps/spray.####.prt", "OUT/export/spray.####.png"},
 	{"export", "-to", "clusters", "-threads", "2", "OUT/snowball_walls/walls.%04d.prt", "OUT/export/clusters.csv"},
+	{"export", "-to", "surface", "-threads", "2", "-velocity", "OUT/demo/snow.####.prt", "OUT/export/surface/snow.####.vdb", "OUT/export/surface/snow.####.ply"},
+	{"export", "-to", "surface", "-threads", "2", "-frames", "2", "OUT/demo/snow.0002.prt", "OUT/export/surface.obj"},
+	{"export", "-to", "png", "-threads", "2", "-size", "160x120", "-surface", "-mesh", "colliders.####.obj", "OUT/walls_colliders/walls.%04d.prt", "OUT/export/surface_png/walls.####.png"},
 	{"export", "-to", "compare", "-threads", "2", "-size", "120x90", "-frames", "0,2", "-labels", "explicit,semi", "OUT/export/compare.png", "OUT/every_option/snow.####.prt", "OUT/semi/snow.####.prt"},
 }
 
