@@ -18,11 +18,10 @@ func millionFrame(b *testing.B) string {
 	return path
 }
 
-// benchmarkConvert reports frames per second converting one big frame on one thread
-// (a farm or the frame-parallel loop gives each frame its own core).
-func benchmarkConvert(b *testing.B, args ...string) {
-	in := millionFrame(b)
-	s, err := parseFlags(append(args, "-threads", "1", in, filepath.Join(b.TempDir(), "out.####")), nil)
+// benchConverter parses an export command line and returns its converter and frames.
+func benchConverter(b *testing.B, args []string) (converter, []job) {
+	b.Helper()
+	s, err := parseFlags(args, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -34,6 +33,13 @@ func benchmarkConvert(b *testing.B, args ...string) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return conv, jobs
+}
+
+// benchmarkConvert reports frames per second converting one big frame on one thread
+// (a farm or the frame-parallel loop gives each frame its own core).
+func benchmarkConvert(b *testing.B, args ...string) {
+	conv, jobs := benchConverter(b, append(args, "-threads", "1", millionFrame(b), filepath.Join(b.TempDir(), "out.####")))
 	var particles int
 	b.ResetTimer()
 	for b.Loop() {
@@ -85,20 +91,8 @@ func slabFrame(b *testing.B) string {
 // writing the level set with the density and the mesh: compare with OpenVDB's own
 // pipeline, bench/openvdb_surface/run.sh.
 func BenchmarkSurfaceMillion(b *testing.B) {
-	in := slabFrame(b)
 	dir := b.TempDir()
-	s, err := parseFlags([]string{"-to", "surface", in, filepath.Join(dir, "s.####.vdb"), filepath.Join(dir, "s.####.obj")}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	jobs, err := selectFrames(s)
-	if err != nil {
-		b.Fatal(err)
-	}
-	conv, err := newConverter(s, jobs)
-	if err != nil {
-		b.Fatal(err)
-	}
+	conv, jobs := benchConverter(b, []string{"-to", "surface", slabFrame(b), filepath.Join(dir, "s.####.vdb"), filepath.Join(dir, "s.####.obj")})
 	b.ResetTimer()
 	for b.Loop() {
 		if r := conv.convert(jobs[0], runtime.GOMAXPROCS(0)); r.err != nil {
