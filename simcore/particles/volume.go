@@ -300,6 +300,10 @@ func (r *rasterizer) scatterBin(win []float64, b int) {
 				wxy := wx[i] * wy[j]
 				row := win[(((sx+i)*span+sy+j)*span+sz)*C:]
 				row = row[:W*C]
+				if C == 1 {
+					scatterRowMass(row, wz, wxy, m)
+					continue
+				}
 				for k := 0; k < W; k++ {
 					w := wxy * wz[k]
 					node := row[k*C : k*C+C]
@@ -309,6 +313,19 @@ func (r *rasterizer) scatterBin(win []float64, b int) {
 				}
 			}
 		}
+	}
+}
+
+// scatterRowMass is the inner loop of scatterBin for a volume of density alone (the
+// common case, -to surface without -velocity): row[k] += (wxy wz[k]) m along one
+// z row of the stencil. It computes the general loop's products in the same order, so
+// the sums are the same to the bit; without the loop over channels the compiler keeps
+// the row in registers and drops most bounds checks, which makes the scatter about
+// twice as fast.
+func scatterRowMass(row, wz []float64, wxy, m float64) {
+	row = row[:len(wz)]
+	for k, w := range wz {
+		row[k] += wxy * w * m
 	}
 }
 
