@@ -39,17 +39,62 @@ func newBand(origins []levelset.Coord, outside func(origin levelset.Coord) float
 		index[o] = int32(i)
 	}
 	for i, o := range origins {
-		for f, step := range faceSteps {
-			n := o.Add(levelset.Coord{step[0] * levelset.LeafDim, step[1] * levelset.LeafDim, step[2] * levelset.LeafDim})
-			if j, ok := index[n]; ok {
+		for f := range faceSteps {
+			if j, ok := index[faceNeighbour(o, f)]; ok {
 				b.nbr[i][f] = j
 			} else {
 				b.nbr[i][f] = -1
-				b.across[i][f] = outside(n)
+				b.across[i][f] = outside(faceNeighbour(o, f))
 			}
 		}
 	}
 	return b
+}
+
+// faceNeighbour returns the origin of the leaf-sized region across face f of the one
+// at o.
+func faceNeighbour(o levelset.Coord, f int) levelset.Coord {
+	step := faceSteps[f]
+	return o.Add(levelset.Coord{step[0] * levelset.LeafDim, step[1] * levelset.LeafDim, step[2] * levelset.LeafDim})
+}
+
+// withOutside returns the band of the same regions (sharing their neighbour lists)
+// whose regions beyond the list have the values outside gives.
+func (b *band) withOutside(outside func(origin levelset.Coord) float32) *band {
+	c := &band{origins: b.origins, nbr: b.nbr, across: make([][6]float32, len(b.origins))}
+	for i, o := range b.origins {
+		for f, j := range b.nbr[i] {
+			if j < 0 {
+				c.across[i][f] = outside(faceNeighbour(o, f))
+			}
+		}
+	}
+	return c
+}
+
+// gridValues returns, for each region of b, the values of g's voxels there: the leaf's
+// own array, or for a region without a leaf an array of the one value its tile or the
+// background gives (shared by the regions of equal value, so it costs memory per
+// distinct value, not per region). The arrays of leaves are g's: read them only.
+func gridValues(g *levelset.FloatGrid, b *band) []*[levelset.LeafVoxels]float32 {
+	vals := make([]*[levelset.LeafVoxels]float32, len(b.origins))
+	constant := map[float32]*[levelset.LeafVoxels]float32{}
+	for i, o := range b.origins {
+		if l := g.ProbeLeaf(o); l != nil {
+			vals[i] = &l.Values
+			continue
+		}
+		v := g.Get(o)
+		if constant[v] == nil {
+			a := new([levelset.LeafVoxels]float32)
+			for n := range a {
+				a[n] = v
+			}
+			constant[v] = a
+		}
+		vals[i] = constant[v]
+	}
+	return vals
 }
 
 // step returns the voxel across face f of voxel n of region i: its region j and

@@ -70,11 +70,15 @@ func (r *redistancer) solve(threads int) {
 	for i := range dirty {
 		dirty[i] = true
 	}
+	pads := make([]*paddedRegion, threads)
+	for w := range pads {
+		pads[w] = newPaddedRegion()
+	}
 	for it := range maxSweeps(r.halfWidth) {
-		parallel.For(threads, count, func(_, i int) {
+		parallel.For(threads, count, func(w, i int) {
 			changed[i] = false
 			if dirty[i] || r.neighbourDirty(dirty, i) {
-				changed[i] = r.relax(i, next[i], it%2 == 1)
+				changed[i] = r.relax(i, pads[w], next[i], it%2 == 1)
 			}
 		})
 		any := false
@@ -100,23 +104,66 @@ func (r *redistancer) neighbourDirty(dirty []bool, i int) bool {
 	return false
 }
 
+// A paddedRegion is a region's distances with a one-voxel layer around it holding its
+// face neighbours' values, so that relax reads any face neighbour as one array access
+// at a fixed stride (padStride), with no branch at the region's faces. The edges and
+// corners of the layer are never read.
+type paddedRegion [padDim * padDim * padDim]float32
+
+const padDim = levelset.LeafDim + 2
+
+// padStride are the index steps of paddedRegion along x, y and z.
+var padStride = [3]int{padDim * padDim, padDim, 1}
+
+// padIndex returns the index in a paddedRegion of voxel n of the region.
+func padIndex(n int) int {
+	return (n>>6+1)*padDim*padDim + (n>>3&7+1)*padDim + n&7 + 1
+}
+
+// newPaddedRegion returns a padded region whose layer is unknown until load fills it.
+func newPaddedRegion() *paddedRegion {
+	p := new(paddedRegion)
+	for n := range p {
+		p[n] = unknown
+	}
+	return p
+}
+
+// load fills p with region i's distances and the layer with its face neighbours' values
+// (unknown beyond the band).
+func (r *redistancer) load(p *paddedRegion, i int) {
+	d := r.dist[i]
+	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
+		copy(p[padIndex(row):padIndex(row)+levelset.LeafDim], d[row:row+levelset.LeafDim])
+	}
+	for f, j := range r.band.nbr[i] {
+		axis := f / 2
+		shift, s1, s2 := axisShift[axis], axisShift[(axis+1)%3], axisShift[(axis+2)%3]
+		// Face f holds the voxels at position own along the axis; across it, the
+		// neighbour's voxels at position theirs, one padStride further out.
+		own, theirs, step := levelset.LeafDim-1, 0, padStride[axis]
+		if f&1 == 1 {
+			own, theirs, step = 0, levelset.LeafDim-1, -step
+		}
+		for u := range levelset.LeafDim {
+			for v := range levelset.LeafDim {
+				base := u<<s1 | v<<s2
+				value := unknown
+				if j >= 0 {
+					value = r.dist[j][base|theirs<<shift]
+				}
+				p[padIndex(base|own<<shift)+step] = value
+			}
+		}
+	}
+}
+
 // relax writes into out one update of region i, sweeping down the offsets when
-// backwards, and reports whether a value went down.
-func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32, backwards bool) bool {
-	*out = *r.dist[i]
+// backwards, and reports whether a value went down. p is the worker's scratch.
+func (r *redistancer) relax(i int, p *paddedRegion, out *[levelset.LeafVoxels]float32, backwards bool) bool {
+	r.load(p, i)
 	changed := false
 	fixed := &r.fixed[i]
-	// value reads a neighbour: this region's newest value, another's from before.
-	value := func(n, f int) float32 {
-		j, m := r.band.step(i, n, f)
-		switch {
-		case j == i:
-			return out[m]
-		case j < 0:
-			return unknown
-		}
-		return r.dist[j][m]
-	}
 	for k := range levelset.LeafVoxels {
 		n := k
 		if backwards {
@@ -125,14 +172,23 @@ func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32, backwards 
 		if fixed.IsOn(n) {
 			continue
 		}
+		c := padIndex(n)
 		var a [3]float64
-		for axis := range 3 {
-			a[axis] = float64(min(value(n, 2*axis), value(n, 2*axis+1)))
+		for axis, s := range padStride {
+			a[axis] = float64(min(p[c+s], p[c-s]))
 		}
-		if d := godunov(a); d < r.halfWidth && float32(d) < out[n] {
-			out[n] = float32(d)
+		// The solution exceeds the smallest neighbour by at least 1/sqrt(3) (three
+		// equal ones): skip the voxels it cannot lower, most of them once converged.
+		if lo := min(a[0], a[1], a[2]); lo >= float64(p[c]) || lo+0.5 >= r.halfWidth {
+			continue
+		}
+		if d := godunov(a); d < r.halfWidth && float32(d) < p[c] {
+			p[c] = float32(d)
 			changed = true
 		}
+	}
+	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
+		copy(out[row:row+levelset.LeafDim], p[padIndex(row):padIndex(row)+levelset.LeafDim])
 	}
 	return changed
 }
