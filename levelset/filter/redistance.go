@@ -23,7 +23,7 @@ import (
 //     2000). Per axis the slope is the largest of the central and the two one-sided
 //     differences, so that a kink or a clamped neighbour never makes it small.
 //  2. The other voxels solve the eikonal equation |grad d| = 1 from those values, by
-//     the Godunov upwind scheme iterated Jacobi-style until nothing changes (see
+//     the Godunov upwind scheme iterated until nothing changes (see
 //     eikonal.go): d grows by at most one voxel per step away from the interface.
 //     The scheme is exact for a plane; on a curved surface it overestimates the
 //     distance a little, 0.07 voxel at depth 1.5 inside a sphere of radius 10 voxels
