@@ -22,12 +22,12 @@ import (
 // interface values, every other voxel starting unknown (+Inf), decreases every value
 // monotonically to the solution. An iteration relaxes every region (solve says in what
 // order and why the result depends on neither the order nor the threads), sweeping its
-// voxels in place in one of the 8 orders of fast sweeping (each axis up or down,
+// voxels in place in the 8 orders of fast sweeping in turn (each axis up or down,
 // sweepOrders). A sweep carries distances across a whole leaf along the directions
-// whose components all agree with its order, and one voxel per iteration along the
-// others, so a band of w voxels takes about w + 6 iterations (14, 11 and 9 for the
-// three Redistances of export's slab, whose bands are 7.4, 5.4 and 3 voxels; 15, 12
-// and 9 when alternating only all-up and all-down).
+// whose components all agree with its order, and one voxel per sweep along the others,
+// so a band of w voxels takes about w + 6 sweeps (14, 11 and 9 for the three
+// Redistances of export's slab, whose bands are 7.4, 5.4 and 3 voxels; 15, 12 and 9
+// when alternating only all-up and all-down).
 
 // godunov returns the upwind solution d for the smaller neighbours a (any order).
 func godunov(a [3]float64) float64 {
@@ -99,7 +99,7 @@ func (r *redistancer) solve(threads int) {
 			parallel.For(threads, len(regions), func(w, k int) {
 				i := regions[k]
 				if relaxed[k] = r.stale(i, lastChange, lastRelax); relaxed[k] {
-					changed[k] = r.relax(i, pads[w], sweepOrders[it%len(sweepOrders)])
+					changed[k] = r.relax(i, pads[w], it)
 				}
 			})
 			for k, i := range regions {
@@ -186,33 +186,48 @@ func (r *redistancer) load(p *paddedRegion, i int) {
 	}
 }
 
-// relax updates region i in place, visiting voxel k ^ order at step k (an
-// order flips the axes whose bits it sets), and reports whether a value went down. p is
-// the worker's scratch.
-func (r *redistancer) relax(i int, p *paddedRegion, order int) bool {
+// sweepsPerRelax bounds the sweeps of one relaxation. A second sweep, in the next
+// order, while the first changed something, cut the iterations of export's slab from
+// 14, 11 and 9 to 8, 7 and 5, and the time by 6%; more sweeps cost more than the
+// iterations they save.
+const sweepsPerRelax = 2
+
+// relax updates region i in place, with up to sweepsPerRelax sweeps in the orders
+// sweepOrders[first], sweepOrders[first+1], ... (sweep order o visits voxel k ^ o at
+// step k: it flips the axes whose bits it sets), stopping after a sweep that changes
+// nothing; it reports whether a value went down. p is the worker's scratch.
+func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
 	out := r.dist[i]
 	r.load(p, i)
 	changed := false
 	fixed := &r.fixed[i]
-	for k := range levelset.LeafVoxels {
-		n := k ^ order
-		if fixed.IsOn(n) {
-			continue
+	for sweep := range sweepsPerRelax {
+		order := sweepOrders[(first+sweep)%len(sweepOrders)]
+		swept := false
+		for k := range levelset.LeafVoxels {
+			n := k ^ order
+			if fixed.IsOn(n) {
+				continue
+			}
+			c := padIndex(n)
+			var a [3]float64
+			for axis, s := range padStride {
+				a[axis] = float64(min(p[c+s], p[c-s]))
+			}
+			// The solution exceeds the smallest neighbour by at least 1/sqrt(3)
+			// (three equal ones): skip the voxels it cannot lower.
+			if lo := min(a[0], a[1], a[2]); lo >= float64(p[c]) || lo+0.5 >= r.halfWidth {
+				continue
+			}
+			if d := godunov(a); d < r.halfWidth && float32(d) < p[c] {
+				p[c] = float32(d)
+				swept = true
+			}
 		}
-		c := padIndex(n)
-		var a [3]float64
-		for axis, s := range padStride {
-			a[axis] = float64(min(p[c+s], p[c-s]))
+		if !swept {
+			break
 		}
-		// The solution exceeds the smallest neighbour by at least 1/sqrt(3) (three
-		// equal ones): skip the voxels it cannot lower, most of them once converged.
-		if lo := min(a[0], a[1], a[2]); lo >= float64(p[c]) || lo+0.5 >= r.halfWidth {
-			continue
-		}
-		if d := godunov(a); d < r.halfWidth && float32(d) < p[c] {
-			p[c] = float32(d)
-			changed = true
-		}
+		changed = true
 	}
 	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
 		copy(out[row:row+levelset.LeafDim], p[padIndex(row):padIndex(row)+levelset.LeafDim])
