@@ -126,3 +126,48 @@ func (b *band) neighbour(vals []*[levelset.LeafVoxels]float32, i, n, f int) floa
 
 // unknown is the value of a voxel whose distance is not known (yet): beyond the band.
 var unknown = float32(math.Inf(1))
+
+// A paddedRegion is a region's values with a one-voxel layer around it holding its
+// face neighbours' values, so that a stencil reads any face neighbour as one array
+// access at a fixed stride (padStride), with no branch at the region's faces. The
+// edges and corners of the layer are never read.
+type paddedRegion [padDim * padDim * padDim]float32
+
+const padDim = levelset.LeafDim + 2
+
+// padStride are the index steps of paddedRegion along x, y and z.
+var padStride = [3]int{padDim * padDim, padDim, 1}
+
+// padIndex returns the index in a paddedRegion of voxel n of the region.
+func padIndex(n int) int {
+	return (n>>6+1)*padDim*padDim + (n>>3&7+1)*padDim + n&7 + 1
+}
+
+// pad fills p with region i's values from vals and the layer with its face
+// neighbours' (across's value beyond the list).
+func (b *band) pad(p *paddedRegion, vals []*[levelset.LeafVoxels]float32, i int) {
+	own := vals[i]
+	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
+		copy(p[padIndex(row):padIndex(row)+levelset.LeafDim], own[row:row+levelset.LeafDim])
+	}
+	for f, j := range b.nbr[i] {
+		axis := f / 2
+		shift, s1, s2 := axisShift[axis], axisShift[(axis+1)%3], axisShift[(axis+2)%3]
+		// Face f holds the voxels at position here along the axis; across it, the
+		// neighbour's voxels at position there, one padStride further out.
+		here, there, step := levelset.LeafDim-1, 0, padStride[axis]
+		if f&1 == 1 {
+			here, there, step = 0, levelset.LeafDim-1, -step
+		}
+		for u := range levelset.LeafDim {
+			for v := range levelset.LeafDim {
+				base := u<<s1 | v<<s2
+				value := b.across[i][f]
+				if j >= 0 {
+					value = vals[j][base|there<<shift]
+				}
+				p[padIndex(base|here<<shift)+step] = value
+			}
+		}
+	}
+}

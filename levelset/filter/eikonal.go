@@ -89,7 +89,7 @@ func (r *redistancer) solve(threads int) {
 	}
 	pads := make([]*paddedRegion, threads)
 	for w := range pads {
-		pads[w] = newPaddedRegion()
+		pads[w] = new(paddedRegion)
 	}
 	step := 0
 	for it := range maxSweeps(r.halfWidth) {
@@ -132,60 +132,6 @@ func (r *redistancer) stale(i int, lastChange, lastRelax []int) bool {
 	return false
 }
 
-// A paddedRegion is a region's distances with a one-voxel layer around it holding its
-// face neighbours' values, so that relax reads any face neighbour as one array access
-// at a fixed stride (padStride), with no branch at the region's faces. The edges and
-// corners of the layer are never read.
-type paddedRegion [padDim * padDim * padDim]float32
-
-const padDim = levelset.LeafDim + 2
-
-// padStride are the index steps of paddedRegion along x, y and z.
-var padStride = [3]int{padDim * padDim, padDim, 1}
-
-// padIndex returns the index in a paddedRegion of voxel n of the region.
-func padIndex(n int) int {
-	return (n>>6+1)*padDim*padDim + (n>>3&7+1)*padDim + n&7 + 1
-}
-
-// newPaddedRegion returns a padded region whose layer is unknown until load fills it.
-func newPaddedRegion() *paddedRegion {
-	p := new(paddedRegion)
-	for n := range p {
-		p[n] = unknown
-	}
-	return p
-}
-
-// load fills p with region i's distances and the layer with its face neighbours' values
-// (unknown beyond the band).
-func (r *redistancer) load(p *paddedRegion, i int) {
-	d := r.dist[i]
-	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
-		copy(p[padIndex(row):padIndex(row)+levelset.LeafDim], d[row:row+levelset.LeafDim])
-	}
-	for f, j := range r.band.nbr[i] {
-		axis := f / 2
-		shift, s1, s2 := axisShift[axis], axisShift[(axis+1)%3], axisShift[(axis+2)%3]
-		// Face f holds the voxels at position own along the axis; across it, the
-		// neighbour's voxels at position theirs, one padStride further out.
-		own, theirs, step := levelset.LeafDim-1, 0, padStride[axis]
-		if f&1 == 1 {
-			own, theirs, step = 0, levelset.LeafDim-1, -step
-		}
-		for u := range levelset.LeafDim {
-			for v := range levelset.LeafDim {
-				base := u<<s1 | v<<s2
-				value := unknown
-				if j >= 0 {
-					value = r.dist[j][base|theirs<<shift]
-				}
-				p[padIndex(base|own<<shift)+step] = value
-			}
-		}
-	}
-}
-
 // sweepsPerRelax bounds the sweeps of one relaxation. A second sweep, in the next
 // order, while the first changed something, cut the iterations of export's slab from
 // 14, 11 and 9 to 8, 7 and 5, and the time by 6%; more sweeps cost more than the
@@ -198,7 +144,7 @@ const sweepsPerRelax = 2
 // nothing; it reports whether a value went down. p is the worker's scratch.
 func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
 	out := r.dist[i]
-	r.load(p, i)
+	r.band.pad(p, r.dist, i)
 	changed := false
 	fixed := &r.fixed[i]
 	for sweep := range sweepsPerRelax {

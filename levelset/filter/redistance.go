@@ -138,26 +138,35 @@ func newRedistancer(g *levelset.FloatGrid, origins []levelset.Coord, halfWidth f
 func (r *redistancer) interface_(threads int) {
 	src := r.band.withOutside(r.src.Get)
 	vals := gridValues(r.src, src)
-	parallel.For(threads, len(r.dist), func(_, i int) {
-		d, own := r.dist[i], vals[i]
+	pads := make([]*paddedRegion, threads)
+	parallel.For(threads, len(r.dist), func(w, i int) {
+		if pads[w] == nil {
+			pads[w] = new(paddedRegion)
+		}
+		p, d := pads[w], r.dist[i]
+		src.pad(p, vals, i)
 		for n := range d {
-			phi := own[n]
+			c := padIndex(n)
+			phi := p[c]
 			in := phi < 0
 			r.inside[i].Set(n, in)
 			d[n] = unknown
 			crossing := false
+			for _, s := range padStride {
+				crossing = crossing || (p[c+s] < 0) != in || (p[c-s] < 0) != in
+			}
+			if !crossing {
+				continue
+			}
 			var slope2 float64
-			for axis := range 3 {
-				plus, minus := src.neighbour(vals, i, n, 2*axis), src.neighbour(vals, i, n, 2*axis+1)
-				crossing = crossing || (plus < 0) != in || (minus < 0) != in
-				s := max(math.Abs(float64(plus-minus))/2, math.Abs(float64(plus-phi)), math.Abs(float64(phi-minus)))
-				slope2 += s * s
+			for _, s := range padStride {
+				plus, minus := p[c+s], p[c-s]
+				slope := max(math.Abs(float64(plus-minus))/2, math.Abs(float64(plus-phi)), math.Abs(float64(phi-minus)))
+				slope2 += slope * slope
 			}
-			if crossing {
-				// slope2 > 0: a neighbour of the other sign differs from phi.
-				d[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
-				r.fixed[i].Set(n, true)
-			}
+			// slope2 > 0: a neighbour of the other sign differs from phi.
+			d[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
+			r.fixed[i].Set(n, true)
 		}
 	})
 }
