@@ -20,12 +20,14 @@ import (
 //
 // Each voxel depends only on smaller neighbours, so iterating the update from the fixed
 // interface values, every other voxel starting unknown (+Inf), decreases every value
-// monotonically to the solution. An iteration updates each region in place, sweeping
-// its voxels in increasing offset order on even iterations and decreasing on odd ones
-// (fast sweeping inside a leaf), but reads the other regions' values as the iteration
-// before left them (Jacobi between leaves): so the result depends neither on the order
-// in which regions are visited nor on the number of threads, and an iteration carries
-// distances across a whole leaf.
+// monotonically to the solution. An iteration relaxes every region (solve says in what
+// order and why the result depends on neither the order nor the threads), sweeping its
+// voxels in place in the 8 orders of fast sweeping in turn (each axis up or down,
+// sweepOrders). A sweep carries distances across a whole leaf along the directions
+// whose components all agree with its order, and one voxel per sweep along the others,
+// so a band of w voxels takes about w + 6 sweeps (14, 11 and 9 for the three
+// Redistances of export's slab, whose bands are 7.4, 5.4 and 3 voxels; 15, 12 and 9
+// when alternating only all-up and all-down).
 
 // godunov returns the upwind solution d for the smaller neighbours a (any order).
 func godunov(a [3]float64) float64 {
@@ -52,87 +54,129 @@ func godunov(a [3]float64) float64 {
 	return (s + math.Sqrt(max(s*s-3*(q-1), 0))) / 3
 }
 
-// maxSweeps bounds the Jacobi iterations for a band of half-width w voxels: far more
+// sweepOrders are the sweep directions of fast sweeping as masks on a leaf offset
+// x<<6 | y<<3 | z that flip the axes they sweep down: all up, all down, then the other
+// three pairs of opposites.
+var sweepOrders = [8]int{0, 0x1ff, 0x007, 0x1f8, 0x038, 0x1c7, 0x1c0, 0x03f}
+
+// maxSweeps bounds the iterations for a band of half-width w voxels: far more
 // than the sqrt(3) w + 2 they take; a guard, not a tolerance.
 func maxSweeps(w float64) int { return 4*int(math.Ceil(w)) + 16 }
 
 // solve is step 2 of Redistance: the distances of the voxels beyond the interface, up
-// to halfWidth (those further stay unknown). A region is recomputed only when it or a
-// face neighbour changed in the step before.
+// to halfWidth (those further stay unknown).
+//
+// The regions are coloured like a checkerboard by the parity of their leaf coordinates'
+// sum, so that face neighbours differ in colour. An iteration relaxes the regions of
+// colour 0, in place and in parallel, then those of colour 1, which read the new values
+// of colour 0 (red-black Gauss-Seidel between leaves): two regions relaxed at once
+// never read each other, so the values do not depend on the threads, and distances
+// cross two leaves per iteration rather than one. A region is recomputed only when it
+// or a face neighbour changed since its last relaxation.
 func (r *redistancer) solve(threads int) {
 	count := len(r.dist)
-	next := make([]*[levelset.LeafVoxels]float32, count)
-	for i := range next {
-		next[i] = new([levelset.LeafVoxels]float32)
+	var colours [2][]int
+	for i, o := range r.band.origins {
+		c := (o[0] + o[1] + o[2]) / levelset.LeafDim & 1
+		colours[c] = append(colours[c], i)
 	}
-	dirty := make([]bool, count)
-	changed := make([]bool, count)
-	for i := range dirty {
-		dirty[i] = true
+	// Half-steps count the colour passes; lastChange[i] is the last one that lowered a
+	// value of region i, lastRelax[i] the last one that relaxed it.
+	lastChange := make([]int, count)
+	lastRelax := make([]int, count)
+	for i := range lastRelax {
+		lastRelax[i] = -1
 	}
+	pads := make([]*paddedRegion, threads)
+	for w := range pads {
+		pads[w] = new(paddedRegion)
+	}
+	step := 0
 	for it := range maxSweeps(r.halfWidth) {
-		parallel.For(threads, count, func(_, i int) {
-			changed[i] = false
-			if dirty[i] || r.neighbourDirty(dirty, i) {
-				changed[i] = r.relax(i, next[i], it%2 == 1)
-			}
-		})
 		any := false
-		for i, c := range changed {
-			if c {
-				*r.dist[i] = *next[i]
-				any = true
+		for _, regions := range colours {
+			relaxed, changed := make([]bool, len(regions)), make([]bool, len(regions))
+			parallel.For(threads, len(regions), func(w, k int) {
+				i := regions[k]
+				if relaxed[k] = r.stale(i, lastChange, lastRelax); relaxed[k] {
+					changed[k] = r.relax(i, pads[w], it)
+				}
+			})
+			for k, i := range regions {
+				if relaxed[k] {
+					lastRelax[i] = step
+				}
+				if changed[k] {
+					lastChange[i] = step
+					any = true
+				}
 			}
+			step++
 		}
 		if !any {
 			return
 		}
-		dirty, changed = changed, dirty
 	}
 }
 
-func (r *redistancer) neighbourDirty(dirty []bool, i int) bool {
+// stale reports whether region i or a face neighbour changed since i was last relaxed.
+func (r *redistancer) stale(i int, lastChange, lastRelax []int) bool {
+	if lastChange[i] >= lastRelax[i] {
+		return true
+	}
 	for _, j := range r.band.nbr[i] {
-		if j >= 0 && dirty[j] {
+		if j >= 0 && lastChange[j] >= lastRelax[i] {
 			return true
 		}
 	}
 	return false
 }
 
-// relax writes into out one update of region i, sweeping down the offsets when
-// backwards, and reports whether a value went down.
-func (r *redistancer) relax(i int, out *[levelset.LeafVoxels]float32, backwards bool) bool {
-	*out = *r.dist[i]
+// sweepsPerRelax bounds the sweeps of one relaxation. A second sweep, in the next
+// order, while the first changed something, cut the iterations of export's slab from
+// 14, 11 and 9 to 8, 7 and 5, and the time by 6%; more sweeps cost more than the
+// iterations they save.
+const sweepsPerRelax = 2
+
+// relax updates region i in place, with up to sweepsPerRelax sweeps in the orders
+// sweepOrders[first], sweepOrders[first+1], ... (sweep order o visits voxel k ^ o at
+// step k: it flips the axes whose bits it sets), stopping after a sweep that changes
+// nothing; it reports whether a value went down. p is the worker's scratch.
+func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
+	out := r.dist[i]
+	r.band.pad(p, r.dist, i)
 	changed := false
 	fixed := &r.fixed[i]
-	// value reads a neighbour: this region's newest value, another's from before.
-	value := func(n, f int) float32 {
-		j, m := r.band.step(i, n, f)
-		switch {
-		case j == i:
-			return out[m]
-		case j < 0:
-			return unknown
+	for sweep := range sweepsPerRelax {
+		order := sweepOrders[(first+sweep)%len(sweepOrders)]
+		swept := false
+		for k := range levelset.LeafVoxels {
+			n := k ^ order
+			if fixed.IsOn(n) {
+				continue
+			}
+			c := padIndex(n)
+			var a [3]float64
+			for axis, s := range padStride {
+				a[axis] = float64(min(p[c+s], p[c-s]))
+			}
+			// The solution exceeds the smallest neighbour by at least 1/sqrt(3)
+			// (three equal ones): skip the voxels it cannot lower.
+			if lo := min(a[0], a[1], a[2]); lo >= float64(p[c]) || lo+0.5 >= r.halfWidth {
+				continue
+			}
+			if d := godunov(a); d < r.halfWidth && float32(d) < p[c] {
+				p[c] = float32(d)
+				swept = true
+			}
 		}
-		return r.dist[j][m]
+		if !swept {
+			break
+		}
+		changed = true
 	}
-	for k := range levelset.LeafVoxels {
-		n := k
-		if backwards {
-			n = levelset.LeafVoxels - 1 - k
-		}
-		if fixed.IsOn(n) {
-			continue
-		}
-		var a [3]float64
-		for axis := range 3 {
-			a[axis] = float64(min(value(n, 2*axis), value(n, 2*axis+1)))
-		}
-		if d := godunov(a); d < r.halfWidth && float32(d) < out[n] {
-			out[n] = float32(d)
-			changed = true
-		}
+	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
+		copy(out[row:row+levelset.LeafDim], p[padIndex(row):padIndex(row)+levelset.LeafDim])
 	}
 	return changed
 }

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"snowtools/levelset"
@@ -161,5 +162,29 @@ func TestOffsetMovesTheSurface(t *testing.T) {
 	}
 	if err := Offset(out, 3.5*h); err == nil {
 		t.Error("an offset of the whole band was accepted")
+	}
+}
+
+// TestRedistanceIsDeterministic: the red-black relaxation gives the same grid, bit for
+// bit, on 1, 2 and 5 threads, for a bumpy sphere whose band spans leaves of both
+// colours on both sides of the origin.
+func TestRedistanceIsDeterministic(t *testing.T) {
+	const h, R = 0.1, 1.23
+	g := gridOf(h, 20, func(p geom.Vec3) float64 { return p.Norm() - R + 0.05*math.Sin(7*p[0])*math.Cos(5*p[2]) })
+	var first []float32
+	for _, threads := range []int{1, 2, 5} {
+		out, err := Redistance(g, 6, threads)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var vals []float32
+		out.ForEachActive(func(_ levelset.Coord, v float32) { vals = append(vals, v) })
+		if first == nil {
+			first = vals
+			continue
+		}
+		if !slices.Equal(first, vals) {
+			t.Errorf("%d threads: the band differs from 1 thread's", threads)
+		}
 	}
 }

@@ -23,7 +23,7 @@ import (
 //     2000). Per axis the slope is the largest of the central and the two one-sided
 //     differences, so that a kink or a clamped neighbour never makes it small.
 //  2. The other voxels solve the eikonal equation |grad d| = 1 from those values, by
-//     the Godunov upwind scheme iterated Jacobi-style until nothing changes (see
+//     the Godunov upwind scheme iterated until nothing changes (see
 //     eikonal.go): d grows by at most one voxel per step away from the interface.
 //     The scheme is exact for a plane; on a curved surface it overestimates the
 //     distance a little, 0.07 voxel at depth 1.5 inside a sphere of radius 10 voxels
@@ -55,17 +55,19 @@ func Redistance(g *levelset.FloatGrid, halfWidth float64, threads int) (*levelse
 // and beyond g's leaves every region has a single value, so a single sign.)
 func bandRegions(g *levelset.FloatGrid, halfWidth float64, threads int) []levelset.Coord {
 	leaves := g.Leaves()
+	origins := make([]levelset.Coord, len(leaves))
+	vals := make([]*[levelset.LeafVoxels]float32, len(leaves))
+	for i, l := range leaves {
+		origins[i], vals[i] = l.Origin, &l.Values
+	}
+	b := newBand(origins, g.Get) // a region without a leaf has one value
 	crossed := make([]bool, len(leaves))
-	accessors := make([]*levelset.Accessor[float32], threads)
-	parallel.For(threads, len(leaves), func(w, i int) {
-		if accessors[w] == nil {
-			accessors[w] = g.Accessor()
-		}
-		crossed[i] = holdsInterface(accessors[w], leaves[i])
+	parallel.For(threads, len(leaves), func(_, i int) {
+		crossed[i] = holdsInterface(b, vals, i)
 	})
 	ring := int32(math.Ceil(halfWidth / levelset.LeafDim))
 	seen := map[levelset.Coord]bool{}
-	var origins []levelset.Coord
+	var band []levelset.Coord
 	for i, l := range leaves {
 		if !crossed[i] {
 			continue
@@ -76,22 +78,22 @@ func bandRegions(g *levelset.FloatGrid, halfWidth float64, threads int) []levels
 					o := l.Origin.Add(levelset.Coord{x * levelset.LeafDim, y * levelset.LeafDim, z * levelset.LeafDim})
 					if !seen[o] {
 						seen[o] = true
-						origins = append(origins, o)
+						band = append(band, o)
 					}
 				}
 			}
 		}
 	}
-	slices.SortFunc(origins, levelset.CompareCoords)
-	return origins
+	slices.SortFunc(band, levelset.CompareCoords)
+	return band
 }
 
-// holdsInterface reports whether some voxel of l has a face neighbour of the other sign.
-func holdsInterface(acc *levelset.Accessor[float32], l *levelset.Leaf[float32]) bool {
-	for n, v := range l.Values {
-		c := levelset.LeafCoord(l.Origin, n)
-		for _, step := range faceSteps {
-			if (acc.Get(c.Add(step)) < 0) != (v < 0) {
+// holdsInterface reports whether some voxel of region i of b has a face neighbour of
+// the other sign.
+func holdsInterface(b *band, vals []*[levelset.LeafVoxels]float32, i int) bool {
+	for n, v := range vals[i] {
+		for f := range faceSteps {
+			if (b.neighbour(vals, i, n, f) < 0) != (v < 0) {
 				return true
 			}
 		}
@@ -125,33 +127,46 @@ func newRedistancer(g *levelset.FloatGrid, origins []levelset.Coord, halfWidth f
 }
 
 // interface_ is step 1: the signs, and the distances of the interface voxels.
+//
+// It reads src's values region by region through the band, with no map lookups. A
+// region beyond the band has one value, which the band's across gives: it is a tile
+// or the background, or a leaf with no interface (bandRegions), whose voxels all have
+// one sign. That value is right for the signs; the slopes need the true neighbours
+// only at an interface voxel, and those all lie in the band (a voxel's face
+// neighbours are in its own region or a face neighbour of it, and both regions hold
+// an interface voxel or are within one region of one that does).
 func (r *redistancer) interface_(threads int) {
-	accessors := make([]*levelset.Accessor[float32], threads)
+	src := r.band.withOutside(r.src.Get)
+	vals := gridValues(r.src, src)
+	pads := make([]*paddedRegion, threads)
 	parallel.For(threads, len(r.dist), func(w, i int) {
-		if accessors[w] == nil {
-			accessors[w] = r.src.Accessor()
+		if pads[w] == nil {
+			pads[w] = new(paddedRegion)
 		}
-		acc := accessors[w]
-		d := r.dist[i]
+		p, d := pads[w], r.dist[i]
+		src.pad(p, vals, i)
 		for n := range d {
-			c := levelset.LeafCoord(r.band.origins[i], n)
-			phi := acc.Get(c)
+			c := padIndex(n)
+			phi := p[c]
 			in := phi < 0
 			r.inside[i].Set(n, in)
 			d[n] = unknown
 			crossing := false
+			for _, s := range padStride {
+				crossing = crossing || (p[c+s] < 0) != in || (p[c-s] < 0) != in
+			}
+			if !crossing {
+				continue
+			}
 			var slope2 float64
-			for axis := range 3 {
-				plus, minus := acc.Get(c.Add(faceSteps[2*axis])), acc.Get(c.Add(faceSteps[2*axis+1]))
-				crossing = crossing || (plus < 0) != in || (minus < 0) != in
-				s := max(math.Abs(float64(plus-minus))/2, math.Abs(float64(plus-phi)), math.Abs(float64(phi-minus)))
-				slope2 += s * s
+			for _, s := range padStride {
+				plus, minus := p[c+s], p[c-s]
+				slope := max(math.Abs(float64(plus-minus))/2, math.Abs(float64(plus-phi)), math.Abs(float64(phi-minus)))
+				slope2 += slope * slope
 			}
-			if crossing {
-				// slope2 > 0: a neighbour of the other sign differs from phi.
-				d[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
-				r.fixed[i].Set(n, true)
-			}
+			// slope2 > 0: a neighbour of the other sign differs from phi.
+			d[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
+			r.fixed[i].Set(n, true)
 		}
 	})
 }

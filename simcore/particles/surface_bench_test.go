@@ -28,3 +28,19 @@ func BenchmarkSurface1M(b *testing.B) { benchmarkBlock(b, 50) }
 
 // BenchmarkSurface64k: a block of 20^3 cells, 64 000 particles.
 func BenchmarkSurface64k(b *testing.B) { benchmarkBlock(b, 20) }
+
+// BenchmarkSurfaceSlab is export -to surface's level set on its benchmark frame: a
+// jittered slab of 160 x 40 x 160 particles (1.02e6) at one particle per voxel
+// (voxel h/2, export's default), default closing, a smoothing of one voxel.
+func BenchmarkSurfaceSlab(b *testing.B) {
+	const h, rho = 0.02, 400.0
+	pos, radius, _ := seedJittered(geom.Vec3{}, geom.Vec3{1.6, 0.4, 1.6}, h, rho, 5,
+		func(geom.Vec3) bool { return true })
+	b.ReportMetric(float64(len(radius)), "particles")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := SurfaceLevelSet(pos, radius, SurfaceOptions{VoxelSize: h / 2, Smoothing: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

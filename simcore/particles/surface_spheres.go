@@ -114,19 +114,33 @@ func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
 	scratch := make([][levelset.LeafVoxels]float32, threads)
 	// Pass 1 finds the leaves wholly inside: a voxel is inside when some particle is
 	// within R_p of it, so splatting the balls alone (no margin, a few voxels a
-	// particle) gives the signs. Pass 2 computes the values of the leaves that are not
-	// surrounded by inside leaves.
+	// particle) gives the signs, and the values of the inside voxels exactly (the
+	// particle nearest to an inside voxel holds it in its ball). The other leaves keep
+	// these values. Pass 2 completes the leaves that are not surrounded by inside
+	// leaves: the margin lowers only outside voxels, so only the particles that reach
+	// the box around the leaf's outside voxels splat, and only into that box (half the
+	// work of splatting every particle with its margin, on a flat surface); a leaf
+	// wholly inside is pass 1 again.
 	parallel.For(threads, len(leaves), func(w, i int) {
 		buf := &scratch[w]
-		b.gather(leaves[i], 0, buf)
-		allInside[i] = !slices.ContainsFunc(buf[:], func(v float32) bool { return v >= 0 })
-	})
-	parallel.For(threads, len(leaves), func(w, i int) {
-		if !allInside[i] || !b.surrounded(leaves[i], index, allInside) {
-			buf := &scratch[w]
-			b.gather(leaves[i], unionMargin, buf)
-			values[i] = b.leafOf(leaves[i], buf)
+		b.gather(leaves[i], 0, wholeLeaf, buf)
+		if allInside[i] = !slices.ContainsFunc(buf[:], func(v float32) bool { return v >= 0 }); !allInside[i] {
+			values[i] = &levelset.Leaf[float32]{Origin: leaves[i], Values: *buf}
 		}
+	})
+	parallel.For(threads, len(leaves), func(_, i int) {
+		switch {
+		case values[i] != nil:
+			if box, ok := outsideBox(&values[i].Values); ok {
+				b.gather(leaves[i], unionMargin, box, &values[i].Values)
+			}
+		case !b.surrounded(leaves[i], index, allInside):
+			values[i] = &levelset.Leaf[float32]{Origin: leaves[i]}
+			b.gather(leaves[i], 0, wholeLeaf, &values[i].Values)
+		default:
+			return
+		}
+		b.toMetres(values[i])
 	})
 	for i, o := range leaves {
 		if values[i] != nil {
@@ -181,12 +195,35 @@ func (b *sphereBins) surrounded(o levelset.Coord, index map[levelset.Coord]int, 
 	return true
 }
 
-// gather sets buf to min(phi, unionMargin) in voxels over the leaf at origin L, where
-// phi is computed within R_p + margin of each particle: exact for margin unionMargin,
-// only the right sign for margin 0.
-func (b *sphereBins) gather(L levelset.Coord, margin float32, buf *[levelset.LeafVoxels]float32) {
-	for n := range buf {
-		buf[n] = unionMargin
+// A voxelBox is the voxels lo[a] to hi[a] of a leaf along each axis a.
+type voxelBox struct{ lo, hi [3]int }
+
+// wholeLeaf is the box of all the voxels of a leaf.
+var wholeLeaf = voxelBox{hi: [3]int{levelset.LeafDim - 1, levelset.LeafDim - 1, levelset.LeafDim - 1}}
+
+// outsideBox returns the bounding box of the voxels of buf that are not negative, and
+// false if there are none.
+func outsideBox(buf *[levelset.LeafVoxels]float32) (voxelBox, bool) {
+	box := voxelBox{lo: [3]int{levelset.LeafDim, levelset.LeafDim, levelset.LeafDim}, hi: [3]int{-1, -1, -1}}
+	for n, v := range buf {
+		if v >= 0 {
+			for a, c := range [3]int{n >> 6, n >> 3 & 7, n & 7} {
+				box.lo[a], box.hi[a] = min(box.lo[a], c), max(box.hi[a], c)
+			}
+		}
+	}
+	return box, box.hi[0] >= 0
+}
+
+// gather lowers buf over the box of the leaf at origin L to |v - x_p| - R_p where a
+// particle within R_p + margin is nearer: with margin 0 over a buf of unionMargin it
+// gives the signs and the values of the inside voxels; then with margin unionMargin
+// over the box of the outside voxels, min(phi, unionMargin) in voxels exactly.
+func (b *sphereBins) gather(L levelset.Coord, margin float32, box voxelBox, buf *[levelset.LeafVoxels]float32) {
+	if margin == 0 {
+		for n := range buf {
+			buf[n] = unionMargin
+		}
 	}
 	b.forRing(L, func(o levelset.Coord) {
 		bin, ok := b.bins[o]
@@ -194,28 +231,32 @@ func (b *sphereBins) gather(L levelset.Coord, margin float32, buf *[levelset.Lea
 			return
 		}
 		shift := [3]float32{float32(o[0] - L[0]), float32(o[1] - L[1]), float32(o[2] - L[2])}
+		lo := [3]float32{float32(box.lo[0]), float32(box.lo[1]), float32(box.lo[2])}
+		hi := [3]float32{float32(box.hi[0]), float32(box.hi[1]), float32(box.hi[2])}
 		for p := b.start[bin]; p < b.start[bin+1]; p++ {
 			rec := b.records[4*p : 4*p+4]
-			b.splat([3]float32{rec[0] + shift[0], rec[1] + shift[1], rec[2] + shift[2]}, rec[3], margin, buf)
+			x := [3]float32{rec[0] + shift[0], rec[1] + shift[1], rec[2] + shift[2]}
+			reach := rec[3] + margin
+			// Most particles a leaf reads do not reach the box: test here, not in a call.
+			if x[0]+reach < lo[0] || x[0]-reach > hi[0] || x[1]+reach < lo[1] || x[1]-reach > hi[1] ||
+				x[2]+reach < lo[2] || x[2]-reach > hi[2] {
+				continue
+			}
+			b.splat(x, rec[3], margin, box, buf)
 		}
 	})
 }
 
-// splat lowers the voxels of the leaf within R + margin of x (voxels, relative to
-// the leaf's origin) to |v - x| - R where that is lower. It visits only the voxels of
+// splat lowers the voxels of the box within R + margin of x (voxels, relative to
+// the leaf's origin; the ball reaches the box) to |v - x| - R where that is lower. It visits only the voxels of
 // that ball's bounding box and takes a square root only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
 // with cur + R > 0, and most voxels inside the snow are low already.
-func (b *sphereBins) splat(x [3]float32, R, margin float32, buf *[levelset.LeafVoxels]float32) {
+func (b *sphereBins) splat(x [3]float32, R, margin float32, box voxelBox, buf *[levelset.LeafVoxels]float32) {
 	reach := R + margin
-	for a := range 3 { // most particles a leaf reads do not reach it
-		if x[a]+reach < 0 || x[a]-reach > levelset.LeafDim-1 {
-			return
-		}
-	}
 	reach2 := reach * reach
-	ilo, ihi := axisRange(x[0], reach)
-	jlo, jhi := axisRange(x[1], reach)
-	klo, khi := axisRange(x[2], reach)
+	ilo, ihi := axisRange(x[0], reach, box.lo[0], box.hi[0])
+	jlo, jhi := axisRange(x[1], reach, box.lo[1], box.hi[1])
+	klo, khi := axisRange(x[2], reach, box.lo[2], box.hi[2])
 	for i := ilo; i <= ihi; i++ {
 		dx := float32(i) - x[0]
 		for j := jlo; j <= jhi; j++ {
@@ -236,19 +277,19 @@ func (b *sphereBins) splat(x [3]float32, R, margin float32, buf *[levelset.LeafV
 	}
 }
 
-// axisRange returns the voxels lo to hi of a leaf (0 to 7) within r of x along an axis;
-// lo > hi when there are none.
+// axisRange returns the voxels lo to hi, between first and last (within 0 to 7),
+// that are within r of x along an axis; lo > hi when there are none.
 // (int truncates towards zero, which is the floor and one less than the ceiling
 // for the positive values that are not clamped.)
-func axisRange(x, r float32) (lo, hi int) {
-	lo, hi = 0, levelset.LeafDim-1
-	if a := x - r; a > 0 {
+func axisRange(x, r float32, first, last int) (lo, hi int) {
+	lo, hi = first, last
+	if a := x - r; a > float32(first) {
 		lo = int(a)
 		if float32(lo) < a {
 			lo++
 		}
 	}
-	if b := x + r; b < levelset.LeafDim-1 {
+	if b := x + r; b < float32(last) {
 		hi = int(b)
 		if b < 0 {
 			hi = -1
@@ -257,13 +298,11 @@ func axisRange(x, r float32) (lo, hi int) {
 	return lo, hi
 }
 
-// leafOf returns the leaf at origin o holding buf in metres, every voxel active (the
-// active states are Redistance's to set).
-func (b *sphereBins) leafOf(o levelset.Coord, buf *[levelset.LeafVoxels]float32) *levelset.Leaf[float32] {
-	l := &levelset.Leaf[float32]{Origin: o}
-	for n, v := range buf {
+// toMetres turns the values of a leaf from voxels into metres and activates every
+// voxel (the active states are Redistance's to set).
+func (b *sphereBins) toMetres(l *levelset.Leaf[float32]) {
+	for n, v := range l.Values {
 		l.Values[n] = float32(float64(v) * b.dx)
 	}
 	l.Active.SetAll(true)
-	return l
 }

@@ -1,7 +1,6 @@
 package particles
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -168,15 +167,19 @@ func TestVolumeErrors(t *testing.T) {
 
 // BenchmarkRasterizeVolume reports particles per second for a million particles at
 // 8 per voxel, with a velocity grid, on the simulation grid (filter 1) and blurred
-// (filter 2).
+// (filter 2), and for the density alone at filter 2 (export -to surface's fog).
 func BenchmarkRasterizeVolume(b *testing.B) {
 	pos, mass, vel := randomCloud(1_000_000, 11)
+	velocity := []PointAttribute{{Name: "velocity", Arity: 3, Values: vel}}
 	// 0.6 m at 0.012 m is 50^3 voxels: 8 particles per voxel.
-	for _, filter := range []float64{1, 2} {
-		b.Run(fmt.Sprintf("filter=%g", filter), func(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		filter float64
+		attrs  []PointAttribute
+	}{{"filter=1", 1, velocity}, {"filter=2", 2, velocity}, {"density,filter=2", 2, nil}} {
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := RasterizeVolume(pos, mass, []PointAttribute{{Name: "velocity", Arity: 3, Values: vel}},
-					VolumeOptions{VoxelSize: 0.012, Filter: filter}); err != nil {
+				if _, err := RasterizeVolume(pos, mass, c.attrs, VolumeOptions{VoxelSize: 0.012, Filter: c.filter}); err != nil {
 					b.Fatal(err)
 				}
 			}
