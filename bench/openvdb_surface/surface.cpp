@@ -125,7 +125,7 @@ int main(int argc, char** argv) {
         t = std::chrono::steady_clock::now();
         auto grid = openvdb::createLevelSet<openvdb::FloatGrid>(voxel, halfWidth);
         openvdb::tools::ParticlesToLevelSet<openvdb::FloatGrid> raster(*grid);
-        raster.setRmin(0.5);  // OpenVDB skips particles smaller than Rmin voxels; ours are about 0.6-1.3
+        raster.setRmin(0.25);  // OpenVDB skips particles under Rmin voxels (default 1.5); ours are half a voxel
         raster.rasterizeSpheres(p);
         raster.finalize(true);
         std::printf("particles to level set: %.3f s (%zu active voxels, %zu ignored particles)\n",

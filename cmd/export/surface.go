@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -117,10 +116,11 @@ type surfaceFrame struct {
 	meta  vdb.Metadata
 }
 
-// convert writes a frame's outputs all or none: each is encoded in memory first, so
-// that an encoding error writes nothing, and if writing one fails, those of the frame
-// already written are removed, so that no frame is left with some of its outputs new
-// and others old.
+// convert writes a frame's outputs all or none: if writing one fails, those of the
+// frame already written are removed, so that no frame is left with some of its
+// outputs new and others old or missing. Each is written straight to its file (a
+// temporary one, renamed when complete), not first into memory: a frame's outputs
+// are tens of megabytes.
 func (c *surfaceConverter) convert(j job, threads int) result {
 	f, err := readFrame(j.in.Path)
 	if err != nil {
@@ -130,25 +130,17 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	if err != nil {
 		return result{err: err}
 	}
-	encoded := make([]bytes.Buffer, len(c.s.surface.outputs))
-	for i, pattern := range c.s.surface.outputs {
-		switch strings.ToLower(filepath.Ext(pattern)) {
-		case surfaceVDB:
-			err = vdb.Write(&encoded[i], &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
-		case surfaceOBJ:
-			err = obj.Write(&encoded[i], sf.mesh)
-		case surfacePLY:
-			err = meshfile.WritePLY(&encoded[i], sf.mesh, "snowtools export of "+f.path)
-		}
-		if err != nil {
-			return result{err: fmt.Errorf("%s: %v", outputPath(pattern, j.in.Number), err)}
-		}
-	}
 	var written int64
 	for i, pattern := range c.s.surface.outputs {
 		n, err := writeOutput(outputPath(pattern, j.in.Number), func(w io.Writer) error {
-			_, err := w.Write(encoded[i].Bytes())
-			return err
+			switch strings.ToLower(filepath.Ext(pattern)) {
+			case surfaceVDB:
+				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
+			case surfaceOBJ:
+				return obj.Write(w, sf.mesh)
+			default:
+				return meshfile.WritePLY(w, sf.mesh, "snowtools export of "+f.path)
+			}
 		})
 		if err != nil {
 			for _, done := range c.s.surface.outputs[:i] {
