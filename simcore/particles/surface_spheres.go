@@ -33,7 +33,7 @@ type sphereBins struct {
 	// reach[b] is the box of voxels that the particles of bin b write: those within
 	// R_p + unionMargin of some particle, along each axis.
 	reach []voxelRange
-	start   []int32          // bin b holds records start[b] to start[b+1]-1
+	start []int32 // bin b holds records start[b] to start[b+1]-1
 	// records holds x, y, z (voxels, relative to the bin's origin) and R (voxels) per
 	// particle, in bin order.
 	records []float32
