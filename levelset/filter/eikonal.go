@@ -143,7 +143,9 @@ const sweepsPerRelax = 2
 // step k: it flips the axes whose bits it sets), stopping after a sweep that changes
 // nothing; it reports whether a value went down. p is the worker's scratch.
 func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
-	out := r.dist[i]
+	if r.allUnknown(i) {
+		return false // no value to start from
+	}
 	r.band.pad(p, r.dist, i)
 	changed := false
 	fixed := &r.fixed[i]
@@ -175,8 +177,25 @@ func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
 		}
 		changed = true
 	}
+	if !changed {
+		return false
+	}
+	out := r.known(i)
 	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
 		copy(out[row:row+levelset.LeafDim], p[padIndex(row):padIndex(row)+levelset.LeafDim])
 	}
-	return changed
+	return true
+}
+
+// allUnknown reports whether region i and its face neighbours have no known distance.
+func (r *redistancer) allUnknown(i int) bool {
+	if r.dist[i] != &unknownRegion {
+		return false
+	}
+	for _, j := range r.band.nbr[i] {
+		if j >= 0 && r.dist[j] != &unknownRegion {
+			return false
+		}
+	}
+	return true
 }
