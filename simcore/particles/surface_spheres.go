@@ -11,14 +11,15 @@ import (
 // Step 1 of SurfaceLevelSet: the union of spheres phi(x) = min_p |x - x_p| - R_p near
 // the particles, with R_p = s r_p + D. A particle writes only the voxels within
 // R_p + unionMargin of its centre; elsewhere phi is at least unionMargin voxels, so
-// the grid holds min(phi, unionMargin dx) exactly, enough for Redistance to place the
-// surface and measure its slope.
+// the grid holds min(phi, unionMargin dx) (to within a float32 rounding, see splat),
+// enough for Redistance to place the surface and measure its slope.
 //
 // The work is gathered a leaf at a time: particles are binned by the leaf that holds
 // them, and a leaf reads the bins within reach, so each leaf is written by one worker
-// and, min being exact, the values never depend on the threads. Leaves of snow whose
-// 26 neighbours are all inside too hold no surface and become tiles, so memory follows
-// the surface rather than the volume.
+// in an order fixed by the particles, and the values never depend on the threads.
+// Leaves of snow whose 26 neighbours are all inside too hold no surface and become
+// tiles, and leaves no sphere comes near are not made, so memory follows the surface
+// rather than the volume or the particles' bounding boxes.
 
 // unionMargin is how far beyond a sphere its distance is computed, in voxels: the
 // interface voxels and their neighbours, which Redistance reads.
@@ -292,9 +293,16 @@ func (b *sphereBins) gather(L levelset.Coord, margin float32, box voxelBox, buf 
 }
 
 // splat lowers the voxels of the box within R + margin of x (voxels, relative to
-// the leaf's origin; the ball reaches the box) to |v - x| - R where that is lower. It visits only the voxels of
-// that ball's bounding box and takes a square root only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
-// with cur + R > 0, and most voxels inside the snow are low already.
+// the leaf's origin; the ball reaches the box) to |v - x| - R where that is lower. It
+// visits only the voxels of that ball's bounding box, and takes a square root only
+// where |v - x|^2 < (cur + R)^2 with cur + R > 0, which is |v - x| - R < cur in exact
+// arithmetic: most voxels inside the snow are low already. In float32 the two tests
+// may disagree within a rounding: the rounded distance is compared with cur again, so
+// a value never goes up, but a particle whose distance lies within a rounding below
+// cur may be passed over. A voxel thus ends as the min of the particles' distances to
+// within a float32 rounding, and the same bits every run, because a leaf visits the
+// particles in one order whatever the threads (bins in forRing's order, a bin's
+// particles in input order).
 func (b *sphereBins) splat(x [3]float32, R, margin float32, box voxelBox, buf *[levelset.LeafVoxels]float32) {
 	reach := R + margin
 	reach2 := reach * reach
@@ -314,7 +322,7 @@ func (b *sphereBins) splat(x [3]float32, R, margin float32, box voxelBox, buf *[
 				dz := float32(k) - x[2]
 				q := dxy + dz*dz
 				if t := row[k] + R; t > 0 && q < t*t {
-					row[k] = float32(math.Sqrt(float64(q))) - R
+					row[k] = min(row[k], float32(math.Sqrt(float64(q)))-R)
 				}
 			}
 		}
