@@ -34,6 +34,9 @@ import (
 // -halfWidth h inside and +halfWidth h (the background) outside, inactive. Leaf-sized
 // regions that hold no band voxel become inactive tiles inside and background outside.
 // g's own tiles keep their sign the same way.
+//
+// A *ConvergenceError says that the iteration of step 2 did not settle within its
+// bound (maxSweeps), which no band met in practice takes near.
 func Redistance(g *levelset.FloatGrid, halfWidth float64, threads int) (*levelset.FloatGrid, error) {
 	if err := g.Transform.Validate(); err != nil {
 		return nil, fmt.Errorf("redistance: %w", err)
@@ -45,7 +48,9 @@ func Redistance(g *levelset.FloatGrid, halfWidth float64, threads int) (*levelse
 	origins := bandRegions(g, halfWidth, threads)
 	r := newRedistancer(g, origins, halfWidth)
 	r.interface_(threads)
-	r.solve(threads)
+	if err := r.solve(threads, maxSweeps(halfWidth)); err != nil {
+		return nil, err
+	}
 	return r.grid(), nil
 }
 
