@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -63,7 +64,9 @@ func newSphereBins(pos, radius []float32, dx, scale, closing float64) (*sphereBi
 			return nil, b.particleError(pos, radius, p, "the radius must be finite and positive")
 		}
 		if R > MaxRadiusVoxels {
-			return nil, b.particleError(pos, radius, p, "the grown radius is more than 32 voxels; use larger voxels")
+			return nil, b.particleError(pos, radius, p, fmt.Sprintf(
+				"the grown radius (radius scale %g times the radius, plus the closing, %g voxels) is %.4g voxels, more than %d: use larger voxels (VoxelSize), or a smaller RadiusScale or Closing",
+				scale, closing, R, MaxRadiusVoxels))
 		}
 		maxR = max(maxR, R)
 		c = c.AlignDown(levelset.LeafLog2)
