@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"fmt"
 	"math"
 
 	"snowtools/levelset"
@@ -60,11 +61,27 @@ func godunov(a [3]float64) float64 {
 var sweepOrders = [8]int{0, 0x1ff, 0x007, 0x1f8, 0x038, 0x1c7, 0x1c0, 0x03f}
 
 // maxSweeps bounds the iterations for a band of half-width w voxels: far more
-// than the sqrt(3) w + 2 they take; a guard, not a tolerance.
+// than the sqrt(3) w + 2 they take; a guard, not a tolerance. The iteration ends by
+// itself (every value only goes down, and each iteration but the last lowers one of
+// finitely many float32 values), but no bound on how many iterations a band twisting
+// through the grid may need is proved here, so reaching this one is an error
+// (ConvergenceError) rather than a silent cut, whose distances would be too large.
 func maxSweeps(w float64) int { return 4*int(math.Ceil(w)) + 16 }
 
+// A ConvergenceError says that Redistance's eikonal iteration still changed values
+// after maxSweeps iterations.
+type ConvergenceError struct {
+	HalfWidth  float64 // the band's half-width, voxels
+	Iterations int
+}
+
+func (e *ConvergenceError) Error() string {
+	return fmt.Sprintf("redistance: the distances in a band of %g voxels still changed after %d iterations", e.HalfWidth, e.Iterations)
+}
+
 // solve is step 2 of Redistance: the distances of the voxels beyond the interface, up
-// to halfWidth (those further stay unknown).
+// to halfWidth (those further stay unknown), in at most iterations iterations
+// (maxSweeps), or a ConvergenceError.
 //
 // The regions are coloured like a checkerboard by the parity of their leaf coordinates'
 // sum, so that face neighbours differ in colour. An iteration relaxes the regions of
@@ -73,7 +90,7 @@ func maxSweeps(w float64) int { return 4*int(math.Ceil(w)) + 16 }
 // never read each other, so the values do not depend on the threads, and distances
 // cross two leaves per iteration rather than one. A region is recomputed only when it
 // or a face neighbour changed since its last relaxation.
-func (r *redistancer) solve(threads int) {
+func (r *redistancer) solve(threads, iterations int) error {
 	count := len(r.dist)
 	var colours [2][]int
 	for i, o := range r.band.origins {
@@ -92,7 +109,7 @@ func (r *redistancer) solve(threads int) {
 		pads[w] = new(paddedRegion)
 	}
 	step := 0
-	for it := range maxSweeps(r.halfWidth) {
+	for it := range iterations {
 		any := false
 		for _, regions := range colours {
 			relaxed, changed := make([]bool, len(regions)), make([]bool, len(regions))
@@ -114,9 +131,10 @@ func (r *redistancer) solve(threads int) {
 			step++
 		}
 		if !any {
-			return
+			return nil
 		}
 	}
+	return &ConvergenceError{HalfWidth: r.halfWidth, Iterations: iterations}
 }
 
 // stale reports whether region i or a face neighbour changed since i was last relaxed.
@@ -143,7 +161,9 @@ const sweepsPerRelax = 2
 // step k: it flips the axes whose bits it sets), stopping after a sweep that changes
 // nothing; it reports whether a value went down. p is the worker's scratch.
 func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
-	out := r.dist[i]
+	if r.allUnknown(i) {
+		return false // no value to start from
+	}
 	r.band.pad(p, r.dist, i)
 	changed := false
 	fixed := &r.fixed[i]
@@ -175,8 +195,25 @@ func (r *redistancer) relax(i int, p *paddedRegion, first int) bool {
 		}
 		changed = true
 	}
+	if !changed {
+		return false
+	}
+	out := r.known(i)
 	for row := 0; row < levelset.LeafVoxels; row += levelset.LeafDim {
 		copy(out[row:row+levelset.LeafDim], p[padIndex(row):padIndex(row)+levelset.LeafDim])
 	}
-	return changed
+	return true
+}
+
+// allUnknown reports whether region i and its face neighbours have no known distance.
+func (r *redistancer) allUnknown(i int) bool {
+	if r.dist[i] != &unknownRegion {
+		return false
+	}
+	for _, j := range r.band.nbr[i] {
+		if j >= 0 && r.dist[j] != &unknownRegion {
+			return false
+		}
+	}
+	return true
 }

@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -186,5 +187,22 @@ func TestRedistanceIsDeterministic(t *testing.T) {
 		if !slices.Equal(first, vals) {
 			t.Errorf("%d threads: the band differs from 1 thread's", threads)
 		}
+	}
+}
+
+// TestRedistanceReportsNoConvergence: the eikonal iteration cut short is an error,
+// not a silently wrong band: a band of 6 voxels around a sphere takes several
+// iterations, so one is not enough; maxSweeps' bound is.
+func TestRedistanceReportsNoConvergence(t *testing.T) {
+	const h, R = 0.1, 1.23
+	g := gridOf(h, 20, func(p geom.Vec3) float64 { return p.Norm() - R })
+	r := newRedistancer(g, bandRegions(g, 6, 2), 6)
+	r.interface_(2)
+	var ce *ConvergenceError
+	if err := r.solve(2, 1); !errors.As(err, &ce) || ce.Iterations != 1 || ce.HalfWidth != 6 {
+		t.Errorf("one iteration for a band of 6 voxels: error %v, want a ConvergenceError", err)
+	}
+	if err := r.solve(2, maxSweeps(6)); err != nil {
+		t.Errorf("maxSweeps(6) = %d iterations: %v", maxSweeps(6), err)
 	}
 }

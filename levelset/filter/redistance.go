@@ -34,6 +34,9 @@ import (
 // -halfWidth h inside and +halfWidth h (the background) outside, inactive. Leaf-sized
 // regions that hold no band voxel become inactive tiles inside and background outside.
 // g's own tiles keep their sign the same way.
+//
+// A *ConvergenceError says that the iteration of step 2 did not settle within its
+// bound (maxSweeps), which no band met in practice takes near.
 func Redistance(g *levelset.FloatGrid, halfWidth float64, threads int) (*levelset.FloatGrid, error) {
 	if err := g.Transform.Validate(); err != nil {
 		return nil, fmt.Errorf("redistance: %w", err)
@@ -45,7 +48,9 @@ func Redistance(g *levelset.FloatGrid, halfWidth float64, threads int) (*levelse
 	origins := bandRegions(g, halfWidth, threads)
 	r := newRedistancer(g, origins, halfWidth)
 	r.interface_(threads)
-	r.solve(threads)
+	if err := r.solve(threads, maxSweeps(halfWidth)); err != nil {
+		return nil, err
+	}
 	return r.grid(), nil
 }
 
@@ -106,9 +111,12 @@ type redistancer struct {
 	src       *levelset.FloatGrid
 	halfWidth float64
 	band      *band
-	dist      []*[levelset.LeafVoxels]float32 // unknown beyond the band
-	fixed     []levelset.Mask512              // the interface voxels
-	inside    []levelset.Mask512              // phi < 0 in src
+	// dist[i] is region i's distances, unknown beyond the band; a region with no
+	// known distance yet shares unknownRegion, so that the regions the band never
+	// reaches (most of the ring around a small isolated surface) cost no array.
+	dist   []*[levelset.LeafVoxels]float32
+	fixed  []levelset.Mask512 // the interface voxels
+	inside []levelset.Mask512 // phi < 0 in src
 }
 
 func newRedistancer(g *levelset.FloatGrid, origins []levelset.Coord, halfWidth float64) *redistancer {
@@ -121,9 +129,27 @@ func newRedistancer(g *levelset.FloatGrid, origins []levelset.Coord, halfWidth f
 		inside:    make([]levelset.Mask512, len(origins)),
 	}
 	for i := range r.dist {
-		r.dist[i] = new([levelset.LeafVoxels]float32)
+		r.dist[i] = &unknownRegion
 	}
 	return r
+}
+
+// unknownRegion is the distances of a region with no known one; read only.
+var unknownRegion = func() (a [levelset.LeafVoxels]float32) {
+	for n := range a {
+		a[n] = unknown
+	}
+	return a
+}()
+
+// known returns region i's own distances array, made on the first call from
+// unknownRegion. Only the worker that owns region i may call it.
+func (r *redistancer) known(i int) *[levelset.LeafVoxels]float32 {
+	if r.dist[i] == &unknownRegion {
+		d := unknownRegion
+		r.dist[i] = &d
+	}
+	return r.dist[i]
 }
 
 // interface_ is step 1: the signs, and the distances of the interface voxels.
@@ -143,14 +169,13 @@ func (r *redistancer) interface_(threads int) {
 		if pads[w] == nil {
 			pads[w] = new(paddedRegion)
 		}
-		p, d := pads[w], r.dist[i]
+		p := pads[w]
 		src.pad(p, vals, i)
-		for n := range d {
+		for n := range levelset.LeafVoxels {
 			c := padIndex(n)
 			phi := p[c]
 			in := phi < 0
 			r.inside[i].Set(n, in)
-			d[n] = unknown
 			crossing := false
 			for _, s := range padStride {
 				crossing = crossing || (p[c+s] < 0) != in || (p[c-s] < 0) != in
@@ -165,7 +190,7 @@ func (r *redistancer) interface_(threads int) {
 				slope2 += slope * slope
 			}
 			// slope2 > 0: a neighbour of the other sign differs from phi.
-			d[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
+			r.known(i)[n] = float32(math.Abs(float64(phi)) / math.Sqrt(slope2))
 			r.fixed[i].Set(n, true)
 		}
 	})
@@ -193,8 +218,15 @@ func (r *redistancer) grid() *levelset.FloatGrid {
 		}
 	}
 	for i, o := range r.band.origins {
-		l := &levelset.Leaf[float32]{Origin: o}
 		inside := &r.inside[i]
+		if !slices.ContainsFunc(r.dist[i][:], func(d float32) bool { return float64(d) < r.halfWidth }) {
+			if inside.IsOn(0) { // no band voxel: one sign throughout
+				inTile.Origin = o
+				out.SetTile(inTile) // splitting a larger inside tile of src around it
+			}
+			continue
+		}
+		l := &levelset.Leaf[float32]{Origin: o}
 		for n, d := range r.dist[i] {
 			s := float32(1)
 			if inside.IsOn(n) {
@@ -207,13 +239,7 @@ func (r *redistancer) grid() *levelset.FloatGrid {
 				l.Values[n] = s * bg
 			}
 		}
-		switch {
-		case !l.Active.IsEmpty():
-			out.AddLeaf(l)
-		case inside.IsOn(0): // no band voxel: one sign throughout
-			inTile.Origin = o
-			out.SetTile(inTile) // splitting a larger inside tile of src around it
-		}
+		out.AddLeaf(l)
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"snowtools/levelset"
 	"snowtools/levelset/filter"
@@ -37,12 +38,15 @@ type SurfaceOptions struct {
 	HalfWidth int     // the band's half-width in voxels; 0 means 3 (OpenVDB's)
 	// RadiusScale s multiplies each particle's radius; 0 means DefaultRadiusScale.
 	RadiusScale float64
-	// Closing is the closing radius D in voxels; 0 means the default, the larger of one
-	// voxel and the largest scaled particle radius (half a spacing: the gaps between the
-	// spheres of a jittered lattice are up to about a spacing wide); a negative value
-	// turns it off (a plain union of spheres).
+	// Closing is the closing radius D in voxels, at most MaxClosing; 0 means the
+	// default, the larger of one voxel and the 90th percentile of the scaled particle
+	// radii (half a spacing: the gaps between the spheres of a jittered lattice are up
+	// to about a spacing wide; a percentile, not the largest, so that a few stretched
+	// particles, whose PhysicalDensity is small, do not close the whole frame); a
+	// negative value turns it off (a plain union of spheres).
 	Closing float64
-	// Smoothing is the Gaussian's sigma in voxels on the dilated surface; 0 means none.
+	// Smoothing is the Gaussian's sigma in voxels on the dilated surface, at most
+	// MaxSmoothing; 0 means none.
 	Smoothing float64
 	Threads   int // worker goroutines; 0 means GOMAXPROCS
 }
@@ -62,6 +66,19 @@ const (
 // particle grows as its cube, and a sphere that much larger than a voxel wants a coarser
 // grid.
 const MaxRadiusVoxels = 32
+
+// The largest Closing and Smoothing, in voxels. The band the filters work on is
+// D + HalfWidth + 2 sigma^2 + 1 voxels wide on each side of the dilated surface, and
+// time and memory grow with its width (as its cube around isolated particles): 8 + 3 +
+// 32 + 1 at these limits. (cmd/export's -closing and -smooth have the same limits.)
+const (
+	MaxClosing   = 8
+	MaxSmoothing = 4
+)
+
+// closingPercentile is the percentile of the scaled radii that the default closing
+// takes.
+const closingPercentile = 90
 
 // SphereRadius returns the radius of the sphere of a particle's volume m / rho:
 // (3 m / (4 pi rho))^(1/3).
@@ -109,7 +126,12 @@ func SurfaceLevelSet(pos, radius []float32, opt SurfaceOptions) (*levelset.Float
 		return filter.Redistance(union, float64(o.HalfWidth), o.Threads)
 	}
 	// The dilated band must hold the output band at depth D, plus the voxels the
-	// smoothing reads: n = round(2 sigma^2) passes reach n voxels.
+	// smoothing reads. Smooth makes n = round(2 sigma^2) passes (at least one) of the
+	// binomial filter [1 2 1] / 4 along each axis, each adding 1/2 voxel^2 to the
+	// variance; its support is exactly n voxels along each axis, so a voxel's smoothed
+	// value reads the voxels up to n away and no further: the margin must be n
+	// (ceil(2 sigma^2) >= n), not the 3 sigma + 1 of a truncated Gaussian, which is
+	// smaller than n from sigma = 2 on and would let the clamp at the band's edge in.
 	passes := math.Ceil(2 * o.Smoothing * o.Smoothing)
 	dilated, err := filter.Redistance(union, closing+float64(o.HalfWidth)+passes+1, o.Threads)
 	if err != nil {
@@ -132,16 +154,29 @@ func SurfaceLevelSet(pos, radius []float32, opt SurfaceOptions) (*levelset.Float
 	return filter.Redistance(dilated, float64(o.HalfWidth), o.Threads)
 }
 
-// defaultClosing returns the larger of 1 and the largest radius s r_p in voxels
-// (voxelsPerMetre = s / dx); bad radii are reported later.
+// defaultClosing returns the larger of 1 and the closingPercentile-th percentile of
+// the radii s r_p in voxels (voxelsPerMetre = s / dx): the value of rank
+// ceil(0.9 n) among the n good radii in increasing order (bad radii are reported
+// later), capped at MaxClosing. Only the radii above one voxel are sorted: in a frame
+// at export's voxel (half a particle spacing) there are none, so the cost is one pass.
 func defaultClosing(radius []float32, voxelsPerMetre float64) float64 {
-	d := 1.0
+	good := 0
+	var above []float64
 	for _, r := range radius {
 		if r > 0 && !math.IsInf(float64(r), 0) {
-			d = max(d, float64(r)*voxelsPerMetre)
+			good++
+			if v := float64(r) * voxelsPerMetre; v > 1 {
+				above = append(above, v)
+			}
 		}
 	}
-	return min(d, MaxRadiusVoxels)
+	rank := (good*closingPercentile + 99) / 100 // ceil, 1-based
+	below := good - len(above)                  // the radii of at most one voxel come first
+	if rank <= below {
+		return 1
+	}
+	slices.Sort(above)
+	return min(above[rank-below-1], MaxClosing)
 }
 
 // resolved checks the options and fills in the defaults.
@@ -161,11 +196,11 @@ func (opt SurfaceOptions) resolved() (SurfaceOptions, error) {
 	if !(opt.RadiusScale > 0) || math.IsInf(opt.RadiusScale, 0) {
 		return opt, fmt.Errorf("surface: radius scale %g: must be finite and positive", opt.RadiusScale)
 	}
-	if math.IsNaN(opt.Closing) || opt.Closing > MaxRadiusVoxels {
-		return opt, fmt.Errorf("surface: closing radius %g voxels: must be at most %d", opt.Closing, MaxRadiusVoxels)
+	if math.IsNaN(opt.Closing) || opt.Closing > MaxClosing {
+		return opt, fmt.Errorf("surface: Closing %g voxels: must be at most %d (the filters' band, and their time and memory, grow with it)", opt.Closing, MaxClosing)
 	}
-	if !(opt.Smoothing >= 0) || opt.Smoothing > MaxRadiusVoxels {
-		return opt, fmt.Errorf("surface: smoothing %g voxels: must be between 0 and %d", opt.Smoothing, MaxRadiusVoxels)
+	if !(opt.Smoothing >= 0) || opt.Smoothing > MaxSmoothing {
+		return opt, fmt.Errorf("surface: Smoothing %g voxels: must be between 0 and %d (the filters' band grows as its square; for a softer surface use larger voxels)", opt.Smoothing, MaxSmoothing)
 	}
 	if opt.Threads <= 0 {
 		opt.Threads = runtime.GOMAXPROCS(0)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"snowtools/levelset"
@@ -175,6 +176,25 @@ func TestSurfaceRejectsBadParticles(t *testing.T) {
 	for _, o := range []SurfaceOptions{{}, {VoxelSize: 0.1, HalfWidth: -1}, {VoxelSize: 0.1, Smoothing: -1}, {VoxelSize: 0.1, RadiusScale: -2}} {
 		if _, err := SurfaceLevelSet(good, []float32{0.05, 0.05, 0.05}, o); err == nil {
 			t.Errorf("options %+v were accepted", o)
+		}
+	}
+	// Beyond the limits the filters' band, and their memory, grow without bound: the
+	// error names the option.
+	for _, c := range []struct {
+		opt  SurfaceOptions
+		name string
+	}{
+		{SurfaceOptions{VoxelSize: 0.1, Smoothing: MaxSmoothing + 0.5}, "Smoothing"},
+		{SurfaceOptions{VoxelSize: 0.1, Closing: MaxClosing + 0.5}, "Closing"},
+		{SurfaceOptions{VoxelSize: 0.1, Closing: math.NaN()}, "Closing"},
+	} {
+		if _, err := SurfaceLevelSet(good, []float32{0.05, 0.05, 0.05}, c.opt); err == nil || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("options %+v: error %v, want one naming %s", c.opt, err, c.name)
+		}
+	}
+	for _, o := range []SurfaceOptions{{VoxelSize: 0.1, Smoothing: MaxSmoothing}, {VoxelSize: 0.1, Closing: MaxClosing}} {
+		if _, err := SurfaceLevelSet(good, []float32{0.05, 0.05, 0.05}, o); err != nil {
+			t.Errorf("options %+v at the limit: %v", o, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package particles
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -11,14 +12,15 @@ import (
 // Step 1 of SurfaceLevelSet: the union of spheres phi(x) = min_p |x - x_p| - R_p near
 // the particles, with R_p = s r_p + D. A particle writes only the voxels within
 // R_p + unionMargin of its centre; elsewhere phi is at least unionMargin voxels, so
-// the grid holds min(phi, unionMargin dx) exactly, enough for Redistance to place the
-// surface and measure its slope.
+// the grid holds min(phi, unionMargin dx) (to within a float32 rounding, see splat),
+// enough for Redistance to place the surface and measure its slope.
 //
 // The work is gathered a leaf at a time: particles are binned by the leaf that holds
 // them, and a leaf reads the bins within reach, so each leaf is written by one worker
-// and, min being exact, the values never depend on the threads. Leaves of snow whose
-// 26 neighbours are all inside too hold no surface and become tiles, so memory follows
-// the surface rather than the volume.
+// in an order fixed by the particles, and the values never depend on the threads.
+// Leaves of snow whose 26 neighbours are all inside too hold no surface and become
+// tiles, and leaves no sphere comes near are not made, so memory follows the surface
+// rather than the volume or the particles' bounding boxes.
 
 // unionMargin is how far beyond a sphere its distance is computed, in voxels: the
 // interface voxels and their neighbours, which Redistance reads.
@@ -30,7 +32,10 @@ type sphereBins struct {
 	ring    int32 // a particle reaches the leaves up to ring leaves from its own
 	bins    map[levelset.Coord]int32
 	origins []levelset.Coord // the bins' leaf origins
-	start   []int32          // bin b holds records start[b] to start[b+1]-1
+	// reach[b] is the box of voxels that the particles of bin b write: those within
+	// R_p + unionMargin of some particle, along each axis.
+	reach []voxelRange
+	start []int32 // bin b holds records start[b] to start[b+1]-1
 	// records holds x, y, z (voxels, relative to the bin's origin) and R (voxels) per
 	// particle, in bin order.
 	records []float32
@@ -59,7 +64,9 @@ func newSphereBins(pos, radius []float32, dx, scale, closing float64) (*sphereBi
 			return nil, b.particleError(pos, radius, p, "the radius must be finite and positive")
 		}
 		if R > MaxRadiusVoxels {
-			return nil, b.particleError(pos, radius, p, "the grown radius is more than 32 voxels; use larger voxels")
+			return nil, b.particleError(pos, radius, p, fmt.Sprintf(
+				"the grown radius (radius scale %g times the radius, plus the closing, %g voxels) is %.4g voxels, more than %d: use larger voxels (VoxelSize), or a smaller RadiusScale or Closing",
+				scale, closing, R, MaxRadiusVoxels))
 		}
 		maxR = max(maxR, R)
 		c = c.AlignDown(levelset.LeafLog2)
@@ -69,12 +76,15 @@ func newSphereBins(pos, radius []float32, dx, scale, closing float64) (*sphereBi
 				bin = int32(len(b.origins))
 				b.bins[c] = bin
 				b.origins = append(b.origins, c)
+				b.reach = append(b.reach, emptyRange)
 				count = append(count, 0)
 			}
 			last, lastBin = c, bin
 		}
 		binOf[p] = lastBin
 		count[lastBin]++
+		// (A hundredth of a voxel more covers the float32 rounding of the records.)
+		b.reach[lastBin].add(pos[3*p:3*p+3], dx, R+unionMargin+0.01)
 	}
 	b.ring = int32((maxR+unionMargin)/levelset.LeafDim) + 1
 	b.start = make([]int32, len(count)+1)
@@ -99,8 +109,9 @@ func (b *sphereBins) particleError(pos, radius []float32, p int, reason string) 
 	return &ParticleError{Index: p, Position: [3]float32{pos[3*p], pos[3*p+1], pos[3*p+2]}, Radius: radius[p], Reason: reason}
 }
 
-// unionLevelSet returns min(phi, unionMargin dx) on the leaves the particles reach, with
-// inside tiles below them and unionMargin dx as the background.
+// unionLevelSet returns min(phi, unionMargin dx) on the leaves where it is below
+// unionMargin dx, with inside tiles where the 26 neighbours are inside too and
+// unionMargin dx as the background.
 func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
 	cap := float32(unionMargin * b.dx)
 	grid := levelset.NewGrid(levelset.Transform{VoxelSize: b.dx}, cap)
@@ -128,11 +139,18 @@ func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
 			values[i] = &levelset.Leaf[float32]{Origin: leaves[i], Values: *buf}
 		}
 	})
+	// A leaf that no particle comes within R_p + unionMargin of keeps unionMargin
+	// throughout: it is the background, and stays out of the grid (the corners of the
+	// reach boxes of sparse particles are mostly such leaves).
 	parallel.For(threads, len(leaves), func(_, i int) {
 		switch {
 		case values[i] != nil:
 			if box, ok := outsideBox(&values[i].Values); ok {
 				b.gather(leaves[i], unionMargin, box, &values[i].Values)
+			}
+			if !slices.ContainsFunc(values[i].Values[:], func(v float32) bool { return v < unionMargin }) {
+				values[i] = nil
+				return
 			}
 		case !b.surrounded(leaves[i], index, allInside):
 			values[i] = &levelset.Leaf[float32]{Origin: leaves[i]}
@@ -143,29 +161,59 @@ func (b *sphereBins) unionLevelSet(threads int) *levelset.FloatGrid {
 		b.toMetres(values[i])
 	})
 	for i, o := range leaves {
-		if values[i] != nil {
+		switch {
+		case values[i] != nil:
 			grid.AddLeaf(values[i])
-		} else {
+		case allInside[i]:
 			grid.AddTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -cap})
 		}
 	}
 	return grid
 }
 
-// reachedLeaves returns, in Coord order, the leaves within ring of some bin.
+// reachedLeaves returns, in Coord order, the leaves that some bin's reach box
+// overlaps: every leaf with a voxel within R_p + unionMargin of a particle. Elsewhere
+// phi is at least unionMargin, the background. (All the leaves within ring of a bin,
+// which this once returned, cost a 3 x 3 x 3 block of leaves per isolated particle,
+// nearly all of them background.)
 func (b *sphereBins) reachedLeaves() []levelset.Coord {
 	seen := map[levelset.Coord]bool{}
 	var out []levelset.Coord
-	for _, o := range b.origins {
-		b.forRing(o, func(c levelset.Coord) {
-			if !seen[c] {
-				seen[c] = true
-				out = append(out, c)
+	for _, r := range b.reach {
+		lo, hi := r.lo.AlignDown(levelset.LeafLog2), r.hi.AlignDown(levelset.LeafLog2)
+		for x := lo[0]; x <= hi[0]; x += levelset.LeafDim {
+			for y := lo[1]; y <= hi[1]; y += levelset.LeafDim {
+				for z := lo[2]; z <= hi[2]; z += levelset.LeafDim {
+					if c := (levelset.Coord{x, y, z}); !seen[c] {
+						seen[c] = true
+						out = append(out, c)
+					}
+				}
 			}
-		})
+		}
 	}
 	slices.SortFunc(out, levelset.CompareCoords)
 	return out
+}
+
+// A voxelRange is the box of voxels lo to hi (inclusive) along each axis.
+type voxelRange struct{ lo, hi levelset.Coord }
+
+// emptyRange holds no voxel; add grows it.
+var emptyRange = voxelRange{
+	lo: levelset.Coord{math.MaxInt32, math.MaxInt32, math.MaxInt32},
+	hi: levelset.Coord{math.MinInt32, math.MinInt32, math.MinInt32},
+}
+
+// add grows r to hold the voxels within reach voxels of the point p (metres) along
+// each axis. (|p / dx| < maxVoxelIndex and reach <= MaxRadiusVoxels + unionMargin, so
+// the bounds fit an int32.)
+func (r *voxelRange) add(p []float32, dx, reach float64) {
+	for a := range 3 {
+		x := float64(p[a]) / dx
+		r.lo[a] = min(r.lo[a], int32(math.Ceil(x-reach)))
+		r.hi[a] = max(r.hi[a], int32(math.Floor(x+reach)))
+	}
 }
 
 // forRing calls fn with the leaf origins within ring leaves of o, o included.
@@ -248,9 +296,16 @@ func (b *sphereBins) gather(L levelset.Coord, margin float32, box voxelBox, buf 
 }
 
 // splat lowers the voxels of the box within R + margin of x (voxels, relative to
-// the leaf's origin; the ball reaches the box) to |v - x| - R where that is lower. It visits only the voxels of
-// that ball's bounding box and takes a square root only for a voxel it lowers: |v - x| - R < cur exactly when |v - x|^2 < (cur + R)^2
-// with cur + R > 0, and most voxels inside the snow are low already.
+// the leaf's origin; the ball reaches the box) to |v - x| - R where that is lower. It
+// visits only the voxels of that ball's bounding box, and takes a square root only
+// where |v - x|^2 < (cur + R)^2 with cur + R > 0, which is |v - x| - R < cur in exact
+// arithmetic: most voxels inside the snow are low already. In float32 the two tests
+// may disagree within a rounding: the rounded distance is compared with cur again, so
+// a value never goes up, but a particle whose distance lies within a rounding below
+// cur may be passed over. A voxel thus ends as the min of the particles' distances to
+// within a float32 rounding, and the same bits every run, because a leaf visits the
+// particles in one order whatever the threads (bins in forRing's order, a bin's
+// particles in input order).
 func (b *sphereBins) splat(x [3]float32, R, margin float32, box voxelBox, buf *[levelset.LeafVoxels]float32) {
 	reach := R + margin
 	reach2 := reach * reach
@@ -270,7 +325,7 @@ func (b *sphereBins) splat(x [3]float32, R, margin float32, box voxelBox, buf *[
 				dz := float32(k) - x[2]
 				q := dxy + dz*dz
 				if t := row[k] + R; t > 0 && q < t*t {
-					row[k] = float32(math.Sqrt(float64(q))) - R
+					row[k] = min(row[k], float32(math.Sqrt(float64(q)))-R)
 				}
 			}
 		}

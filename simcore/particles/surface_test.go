@@ -122,3 +122,34 @@ func checkBand(t *testing.T, g *levelset.FloatGrid, halfWidth float64, smoothAt 
 		t.Errorf("|grad phi| is more than 10%% from 1 at %d of %d voxels", off, count)
 	}
 }
+
+// TestClosingIgnoresAFewStretchedParticles: the default closing is the 90th
+// percentile of the scaled radii, so one particle of a huge radius (a stretched one,
+// of small PhysicalDensity) does not close the whole frame: the ball's surface with
+// such a particle at its centre is the ball's, bit for bit. (With the largest radius
+// as the closing, as before, it was 4.8 voxels instead of 1.)
+func TestClosingIgnoresAFewStretchedParticles(t *testing.T) {
+	for _, c := range []struct {
+		radii []float32 // voxels, with the scale 1
+		want  float64
+	}{
+		{[]float32{0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 20}, 1},
+		{[]float32{2, 2, 2, 2, 2, 2, 2, 2, 2, 20}, 2},
+		{[]float32{2, 2, 2, 2, 2, 2, 2, 2, 3, 20}, 3},
+		{[]float32{0.5, 3, 0, -1}, 3}, // the bad radii do not count
+		{[]float32{20}, MaxClosing},
+		{nil, 1},
+	} {
+		if got := defaultClosing(c.radii, 1); got != c.want {
+			t.Errorf("radii %v voxels: default closing %g, want %g", c.radii, got, c.want)
+		}
+	}
+	pos, radius, _, _ := ball()
+	dx := testH / 2
+	opt := SurfaceOptions{VoxelSize: dx, Smoothing: 1}
+	plain := surfaceOf(t, pos, radius, opt)
+	stretched := surfaceOf(t, append(pos, 0, 0, 0), append(radius, float32(6*dx)), opt)
+	if !sameGrid(plain, stretched) {
+		t.Error("one stretched particle inside the ball changed its surface")
+	}
+}
