@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -257,7 +258,7 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 	case "clusters":
 		return newClusterReport(s, jobs)
 	case "surface":
-		return &surfaceConverter{s: s}, nil
+		return &surfaceConverter{s: s, budget: newMemoryBudget(int64(min(s.surface.memory*1e9, math.MaxInt64/2)))}, nil
 	}
 	return newPNGConverter(s, jobs)
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/seq"
@@ -35,8 +36,8 @@ type surfaceSettings struct {
 // The limits of -smooth and -closing, in voxels: the band the filters work on grows
 // as 2 sigma^2 + closing, and so do time and memory.
 const (
-	maxSmooth  = 4
-	maxClosing = 8
+	maxSmooth  = particles.MaxSmoothing
+	maxClosing = particles.MaxClosing
 )
 
 // The output kinds of -to surface, by file extension.
@@ -104,9 +105,73 @@ func (s *surfaceSettings) surfaceParallel(threads int, largest int64) int {
 	return max(1, int(frames))
 }
 
+// bytesPerLeaf is the memory of the level set around a lone grain or a small clump:
+// the filters' band reaches about 23 leaves around an isolated particle, 158 kB
+// (simcore/particles' TestSparseUnionFollowsTheParticles and its sparse benchmarks),
+// where in dense snow the particles of a leaf share them. So a spray frame of a few
+// thousand grains can take more than a dense frame of a million particles.
+const bytesPerLeaf = 150_000
+
+// sparseBlock is the most particles a leaf-sized block (8 voxels a side, 512
+// particles when full at snowsim's spacing) holds to count as spray.
+const sparseBlock = 32
+
+// frameMemory estimates the peak memory of surfacing a frame: bytesPerParticle per
+// particle, plus bytesPerLeaf per leaf-sized block that holds only a few particles.
+func frameMemory(pos []float32, voxel float64) int64 {
+	blocks := map[[3]int64]int32{}
+	size := 8 * voxel
+	for i := 0; i+2 < len(pos); i += 3 {
+		b := [3]int64{int64(math.Floor(float64(pos[i]) / size)), int64(math.Floor(float64(pos[i+1]) / size)), int64(math.Floor(float64(pos[i+2]) / size))}
+		blocks[b]++
+	}
+	sparse := 0
+	for _, n := range blocks {
+		if n <= sparseBlock {
+			sparse++
+		}
+	}
+	return int64(len(pos)/3)*bytesPerParticle + int64(sparse)*bytesPerLeaf
+}
+
+// A memoryBudget lets frames be surfaced at once only while their estimated peaks
+// (frameMemory) fit in -memory; a frame whose estimate alone exceeds it runs alone.
+type memoryBudget struct {
+	mu          sync.Mutex
+	freed       *sync.Cond
+	free, total int64
+}
+
+func newMemoryBudget(total int64) *memoryBudget {
+	b := &memoryBudget{free: total, total: total}
+	b.freed = sync.NewCond(&b.mu)
+	return b
+}
+
+// acquire waits until n bytes (at most the whole budget) are free, takes them and
+// returns how many it took, for release.
+func (b *memoryBudget) acquire(n int64) int64 {
+	n = min(n, b.total)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.free < n {
+		b.freed.Wait()
+	}
+	b.free -= n
+	return n
+}
+
+func (b *memoryBudget) release(n int64) {
+	b.mu.Lock()
+	b.free += n
+	b.mu.Unlock()
+	b.freed.Broadcast()
+}
+
 // surfaceConverter turns each frame into its surface outputs.
 type surfaceConverter struct {
-	s *settings
+	s      *settings
+	budget *memoryBudget
 }
 
 // A surfaceFrame is what one frame's outputs are made of.
@@ -125,6 +190,11 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	f, err := readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
+	}
+	if pos, err := f.positions(); err == nil {
+		if voxel, _, err := c.s.surfaceVoxel(f); err == nil {
+			defer c.budget.release(c.budget.acquire(frameMemory(pos, voxel)))
+		}
 	}
 	sf, err := c.s.surfaceOf(f, threads)
 	if err != nil {

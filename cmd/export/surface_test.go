@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"snowtools/cmd/internal/blendertest"
 	"snowtools/cmd/internal/meshfile"
@@ -397,5 +398,46 @@ func TestSurfaceParallelWithinMemory(t *testing.T) {
 		if got := s.surfaceParallel(c.threads, c.largest); got != c.want {
 			t.Errorf("-memory %g, %d threads, %d particles: %d frames at once, want %d", c.memory, c.threads, c.largest, got, c.want)
 		}
+	}
+}
+
+// A spray of isolated grains is estimated by the blocks it occupies, dense snow by
+// its particles.
+func TestFrameMemory(t *testing.T) {
+	dense := newSnowball(0.5, 1) // 33k particles, 0.4 m across: about 150 blocks of 8 cm
+	perParticle := int64(dense.len()) * bytesPerParticle
+	if got := frameMemory(dense.pos, ballH/2); got < perParticle || got > 2*perParticle {
+		t.Errorf("dense ball: %d bytes, want about the per-particle estimate %d (a few sparse blocks at its rim)", got, perParticle)
+	}
+	var spray []float32
+	for i := range 1000 { // one grain per metre
+		spray = append(spray, float32(i), 0.5, float32(i%7))
+	}
+	if got, want := frameMemory(spray, ballH/2), int64(1000)*(bytesPerLeaf+bytesPerParticle); got != want {
+		t.Errorf("spray: %d bytes, want %d (one block per grain)", got, want)
+	}
+}
+
+// The budget lets frames run together only while their estimates fit, and a frame
+// larger than the whole budget runs alone.
+func TestMemoryBudget(t *testing.T) {
+	b := newMemoryBudget(100)
+	first := b.acquire(60)
+	done := make(chan int64)
+	go func() { done <- b.acquire(60) }() // must wait for the first
+	select {
+	case <-done:
+		t.Fatal("a second frame of 60 started beside one of 60 in a budget of 100")
+	case <-time.After(50 * time.Millisecond):
+	}
+	b.release(first)
+	second := <-done
+	if got := b.acquire(40); got != 40 {
+		t.Errorf("acquire(40) took %d", got)
+	}
+	b.release(40)
+	b.release(second)
+	if got := b.acquire(1000); got != 100 {
+		t.Errorf("a frame larger than the budget took %d, want the whole budget", got)
 	}
 }
