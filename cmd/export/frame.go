@@ -16,6 +16,7 @@ import (
 type frame struct {
 	path string
 	*prt.Frame
+	pos []float32 // the positions, once decoded
 }
 
 // readFrame reads a whole PRT file.
@@ -44,9 +45,14 @@ func channelNames(h prt.Header) string {
 	return strings.Join(names, ", ")
 }
 
-// positions returns x y z per particle.
+// positions returns x y z per particle, decoded once.
 func (f *frame) positions() ([]float32, error) {
-	return f.floats("Position", 3)
+	if f.pos != nil {
+		return f.pos, nil
+	}
+	pos, err := f.floats("Position", 3)
+	f.pos = pos
+	return pos, err
 }
 
 // readPositions reads the frame at path and its positions.
