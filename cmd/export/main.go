@@ -32,8 +32,9 @@ Usage:
   export -to compare [flags] output.png input...
 
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
-a numbered sequence; output names the files to write, with #### or %04d for the
-frame number, or for clusters the one CSV report (- for stdout). surface writes an
+a numbered sequence (but one numbered file to one output file converts that file
+alone); output names the files to write, with #### or %04d for the frame number, or
+for clusters the one CSV report (- for stdout). surface writes an
 output per pattern, by its extension: .vdb (the level set "surface" and the density
 "density" cut by it), .obj or .ply (the closed mesh of the surface). compare writes one
 PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
@@ -45,7 +46,7 @@ Flags:
 const examples = `
 Examples:
   export -to ply 'sim/snow.####.prt' 'ply/snow.####.ply'
-  export -to ply -ascii -color Velocity -normals sim/snow.0042.prt snow42.ply
+  export -to ply -ascii -color Velocity -normals sim/snow.0042.prt snow42.ply          (that frame alone)
   export -to vdb -velocity 'sim/snow.####.prt' 'vdb/snow.####.vdb'        (Blender, Houdini)
   export -to vdb -voxel 0.005 -filter 2 -half density 'sim/snow.####.prt' 'vdb/fine.####.vdb'
   export -to prt -drop Mass,PlasticJ -half Velocity,Density 'sim/snow.####.prt' 'krakatoa/snow.####.prt'

@@ -134,10 +134,20 @@ func TestPLYSingleFrameAndRange(t *testing.T) {
 	if !strings.Contains(log, "2 frames (2-3)") {
 		t.Errorf("summary: %s", log)
 	}
-	// Any one file of the sequence designates the whole sequence; one output file
-	// for three frames is refused.
-	code, log := runExport(t, "-to", "ply", filepath.Join(dir, "sim", "snow.0001.prt"), filepath.Join(dir, "one.ply"))
+	// A pattern designates the whole sequence: one output file for three frames is
+	// refused.
+	code, log := runExport(t, "-to", "ply", in, filepath.Join(dir, "one.ply"))
 	if code != cli.ExitFailure || !strings.Contains(log, "names one file for 3 frames") {
 		t.Errorf("exit %d: %s", code, log)
+	}
+	// One numbered file to one output file converts that file alone; to an output
+	// pattern, any one file of the sequence designates the whole sequence.
+	log = mustExport(t, "-to", "ply", filepath.Join(dir, "sim", "snow.0002.prt"), filepath.Join(dir, "two.ply"))
+	if !strings.Contains(log, "1 frames (2-2)") {
+		t.Errorf("one file to one file: %s", log)
+	}
+	log = mustExport(t, "-to", "ply", filepath.Join(dir, "sim", "snow.0002.prt"), filepath.Join(dir, "all", "s.####.ply"))
+	if !strings.Contains(log, "3 frames (1-3)") {
+		t.Errorf("one file to a pattern: %s", log)
 	}
 }

@@ -178,10 +178,16 @@ func selectFrames(s *settings) ([]job, error) {
 	if err != nil {
 		return nil, err
 	}
+	oneFile := s.oneFileToOne()
 	var jobs []job
 	for _, f := range frames {
 		if s.selection != "" && (f.Number < s.first || f.Number > s.last) {
 			continue
+		}
+		if oneFile {
+			if same, _ := sameFile(f.Path, s.input); !same {
+				continue
+			}
 		}
 		jobs = append(jobs, job{index: len(jobs), in: f})
 	}
@@ -206,6 +212,25 @@ func selectFrames(s *settings) ([]job, error) {
 		jobs[i].out = outputPath(s.output, jobs[i].in.Number)
 	}
 	return jobs, nil
+}
+
+// oneFileToOne reports whether the command converts one numbered file into one
+// output file: the input names a file rather than a pattern, every output names a
+// file, and -frames chooses nothing. Then the input is that file alone, not the
+// sequence it belongs to, as "export -to ply snow.0004.prt out.ply" means.
+func (s *settings) oneFileToOne() bool {
+	if s.selection != "" || len(s.outputs()) == 0 {
+		return false
+	}
+	if _, isPattern, _ := seq.ParsePattern(s.input); isPattern {
+		return false
+	}
+	for _, out := range s.outputs() {
+		if _, isPattern, _ := seq.ParsePattern(out); isPattern {
+			return false
+		}
+	}
+	return true
 }
 
 // outputs returns the output patterns: -to surface's several, else the one.
