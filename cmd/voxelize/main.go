@@ -14,6 +14,7 @@ import (
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
+	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 )
 
@@ -38,6 +39,7 @@ Examples:
   voxelize -voxel 0.02 -clip Walk -frames 1-48 -o walk.####.vdb fox.glb
   voxelize -res 128 -o spot.vdb spot.obj                 a static mesh, 128 voxels across
   voxelize -voxel 0.01 -fps 25 -o plough.####.vdb plough.####.obj
+  voxelize -voxel 0.02 -up z -scale 0.01 -o wall.vdb wall.stl   a Z-up STL in centimetres
 
 Frame f is at (f - first)/fps seconds; -frames selects part of the sequence and
 gives the same files as a full run, so a long cache can be split over machines.
@@ -57,7 +59,8 @@ type settings struct {
 	normals   voxelize.NormalMethod
 	sign      voxelize.SignMethod
 	threads   int
-	selection string // the -frames text, for messages
+	selection string    // the -frames text, for messages
+	axes      geom.Axes // -up and -scale
 }
 
 func main() {
@@ -83,6 +86,8 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
+	up := fs.String("up", "y", "the mesh files' up `axis`: y, or z for Z-up exports (Blender's STL and OBJ defaults); glTF is Y up by definition")
+	fs.Float64Var(&s.axes.Scale, "scale", 1, "`factor` from the files' unit to metres (0.01 for centimetres)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -94,6 +99,9 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	if err := s.methods(*normals, *sign); err != nil {
+		return nil, err
+	}
+	if err := s.upAxis(*up); err != nil {
 		return nil, err
 	}
 	if *frames != "" {
@@ -129,6 +137,24 @@ func (s *settings) checkNumbers(given map[string]bool) error {
 		return fmt.Errorf("-band %d: must be >= 0 (0: automatic)", s.band)
 	case s.threads < 0:
 		return fmt.Errorf("-threads %d: must be >= 0 (0: all cores)", s.threads)
+	case !(s.axes.Scale > 0) || math.IsInf(s.axes.Scale, 0):
+		return fmt.Errorf("-scale %g: must be > 0", s.axes.Scale)
+	}
+	return nil
+}
+
+// upAxis reads -up: y, or z for a Z-up mesh file; glTF files are Y up by the
+// specification, so -up z does not apply to them.
+func (s *settings) upAxis(up string) error {
+	switch up {
+	case "y":
+	case "z":
+		if ext := strings.ToLower(filepath.Ext(s.input)); ext == ".gltf" || ext == ".glb" {
+			return fmt.Errorf("-up z: %s is glTF, which is Y up by definition (its exporters convert)", s.input)
+		}
+		s.axes.ZUp = true
+	default:
+		return fmt.Errorf("-up %q: use y or z", up)
 	}
 	return nil
 }

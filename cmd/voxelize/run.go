@@ -37,7 +37,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	meshes := newMeshWindow(src)
+	meshes := newMeshWindow(src, s.axes)
 	if s.voxel == 0 {
 		if s.voxel, err = voxelFromRes(meshes, all[0], s.res); err != nil {
 			return err
@@ -237,11 +237,12 @@ func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Me
 // file is read once.
 type meshWindow struct {
 	src    source
+	axes   geom.Axes // -up and -scale: the file's axes and units onto ours
 	meshes map[int]*geom.Mesh
 }
 
-func newMeshWindow(src source) *meshWindow {
-	return &meshWindow{src: src, meshes: map[int]*geom.Mesh{}}
+func newMeshWindow(src source, axes geom.Axes) *meshWindow {
+	return &meshWindow{src: src, axes: axes, meshes: map[int]*geom.Mesh{}}
 }
 
 func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
@@ -250,6 +251,7 @@ func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
 	}
 	m, err := w.src.Mesh(frame)
 	if err == nil {
+		w.axes.Apply(m)
 		err = m.Validate()
 	}
 	if err != nil {

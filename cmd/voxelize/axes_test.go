@@ -1,0 +1,74 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"snowtools/cmd/internal/blendertest"
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+)
+
+// An STL that Blender 3.4 writes with its defaults is Z up, in Blender's own
+// coordinates: its default cube (2 m) raised 3 m is, in ours, the box x, z in [-1, 1],
+// y in [2, 4] and comes in sideways without -up z (issue 22's third failure). -scale
+// turns centimetres into metres.
+func TestVoxelizeBlenderSTLZUp(t *testing.T) {
+	dir := t.TempDir()
+	stl := filepath.Join(dir, "cube.stl")
+	blendertest.Run(t, `
+import bpy, sys
+path = sys.argv[sys.argv.index("--") + 1]
+cube = bpy.data.objects["Cube"]
+cube.location = (0, 0, 3)
+bpy.ops.object.select_all(action="DESELECT")
+cube.select_set(True)
+bpy.ops.export_mesh.stl(filepath=path, use_selection=True)
+print("SNOWTOOLS wrote", path)
+`, stl)
+	inside := func(file string, p geom.Vec3) bool {
+		s := levelset.NewFloatSampler(readVDB(t, file).Grid("surface").Float)
+		return s.Sample(p) < 0
+	}
+	up, sideways := geom.Vec3{0, 3, 0}, geom.Vec3{0, 0, 3}
+
+	out := filepath.Join(dir, "z.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.1", "-up", "z", "-o", out, stl); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	if !inside(out, up) || inside(out, sideways) {
+		t.Errorf("-up z: the cube is not at y = 3 (inside at (0,3,0): %v, at (0,0,3): %v)", inside(out, up), inside(out, sideways))
+	}
+	out = filepath.Join(dir, "y.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.1", "-o", out, stl); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	if inside(out, up) || !inside(out, sideways) {
+		t.Errorf("without -up z the file's Z stays our Z: inside at (0,3,0): %v, at (0,0,3): %v", inside(out, up), inside(out, sideways))
+	}
+	out = filepath.Join(dir, "cm.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.001", "-up", "z", "-scale", "0.01", "-o", out, stl); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	if !inside(out, geom.Vec3{0, 0.03, 0}) || inside(out, geom.Vec3{0, 0.045, 0}) {
+		t.Error("-scale 0.01: the cube is not 2 cm across at y = 3 cm")
+	}
+}
+
+func TestVoxelizeAxesFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "c", 1, 0, 0)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-voxel", "0.1", "-up", "x", filepath.Join(dir, "c1.obj")}, `-up "x": use y or z`},
+		{[]string{"-voxel", "0.1", "-scale", "0", filepath.Join(dir, "c1.obj")}, "-scale 0: must be > 0"},
+		{[]string{"-voxel", "0.1", "-up", "z", filepath.Join(dir, "box.glb")}, "-up z: " + filepath.Join(dir, "box.glb") + " is glTF"},
+	} {
+		if code, log := runVoxelize(t, c.args...); code != 2 || !strings.Contains(log, c.want) {
+			t.Errorf("%v: exit %d, %q; want a usage error with %q", c.args, code, log, c.want)
+		}
+	}
+}
