@@ -72,3 +72,26 @@ func TestVoxelizeAxesFlags(t *testing.T) {
 		}
 	}
 }
+
+// A clip whose end is a whole frame in float32, as Blender writes key times, keeps
+// that frame (issue 22's fourth failure: 10/24 s in float32 is a millionth of a frame
+// short, and the last frame was dropped); a clip ending well between frames does not
+// gain one.
+func TestClipFramesFromFloat32Times(t *testing.T) {
+	for _, c := range []struct {
+		end  float32
+		fps  float64
+		want int
+	}{
+		{float32(10.0 / 24), 24, 11},
+		{float32(24.0 / 24), 24, 25},
+		{float32(1.0) - 1e-7, 24, 25}, // 0.99999994 s
+		{float32(249.0 / 30), 30, 250},
+		{float32(10.5 / 24), 24, 11},
+		{float32(10.99 / 24), 24, 11},
+	} {
+		if got := clipFrames(float64(c.end), c.fps); got != c.want {
+			t.Errorf("a clip of %.9g s at %g fps: %d frames, want %d", c.end, c.fps, got, c.want)
+		}
+	}
+}

@@ -74,10 +74,22 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 	if s.clip >= 0 {
 		c := clips[s.clip]
 		s.start = c.Start
-		// Frames 1..count cover the clip, the last one at or just before its end.
-		s.count = int(math.Floor((c.End-c.Start)*fps+1e-9)) + 1
+		s.count = clipFrames(c.End-c.Start, fps)
 	}
 	return s, nil
+}
+
+// keyTimeTolerance is how far from a whole frame, in frames, a clip's end may fall
+// and still count as that frame: glTF stores key times as float32, so Blender's
+// frame 24 at 24 fps comes as 0.99999994 or 1.0000001 s, and frame 10 as
+// 0.41666666 s, a millionth of a frame short of 10/24 s.
+const keyTimeTolerance = 1e-3
+
+// clipFrames returns how many frames 1..n cover a clip of the given duration at fps:
+// the last at or just before its end, an end within keyTimeTolerance of a frame
+// counting as that frame.
+func clipFrames(duration, fps float64) int {
+	return int(math.Floor(duration*fps+keyTimeTolerance)) + 1
 }
 
 func (s *gltfSource) Frames() []int {
