@@ -95,3 +95,61 @@ func TestClipFramesFromFloat32Times(t *testing.T) {
 		}
 	}
 }
+
+// Blender 3.4's glTF export of a scene whose two cubes each have their own action
+// writes one animation per action; voxelize plays them together, so both cubes move
+// (issue 22's second failure: only the first played, the other stayed put), and says
+// so on stderr.
+func TestVoxelizeBlenderGLTFPlaysEveryAnimation(t *testing.T) {
+	dir := t.TempDir()
+	glb := filepath.Join(dir, "two.glb")
+	blendertest.Run(t, `
+import bpy, sys
+path = sys.argv[sys.argv.index("--") + 1]
+scene = bpy.context.scene
+scene.frame_start, scene.frame_end = 1, 25
+a = bpy.data.objects["Cube"]
+a.name = "Mover"
+bpy.ops.mesh.primitive_cube_add(location=(0, 5, 0))
+b = bpy.context.object
+b.name = "Riser"
+for obj, axis in ((a, 0), (b, 2)):
+    start = obj.location[axis]
+    scene.frame_set(1)
+    obj.keyframe_insert("location", index=axis, frame=1)
+    obj.location[axis] = start + 2
+    obj.keyframe_insert("location", index=axis, frame=25)
+    obj.animation_data.action.name = obj.name + "Action"
+for o in list(bpy.data.objects):
+    if o.type != "MESH":
+        bpy.data.objects.remove(o)
+bpy.ops.export_scene.gltf(filepath=path, export_format="GLB")
+print("SNOWTOOLS", [act.name for act in bpy.data.actions])
+`, glb)
+	out := filepath.Join(dir, "two.####.vdb")
+	code, log := runVoxelize(t, "-voxel", "0.1", "-o", out, glb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	if !strings.Contains(log, "2 animations, played together") {
+		t.Errorf("no note of the animations played: %s", log)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "two.*.vdb"))
+	if len(files) != 25 {
+		t.Fatalf("%d frames, want 25 (Blender's 1-25): %v", len(files), files)
+	}
+	last := levelset.NewFloatSampler(readVDB(t, files[len(files)-1]).Grid("surface").Float)
+	// Blender's (x, y, z) is glTF's (x, z, -y): the mover ends at x = 2, the riser,
+	// from (0, 5, 0), at (0, 2, -5).
+	for _, c := range []struct {
+		p      geom.Vec3
+		inside bool
+	}{
+		{geom.Vec3{2, 0, 0}, true}, {geom.Vec3{0, 2, -5}, true},
+		{geom.Vec3{-0.5, 0, 0}, false}, {geom.Vec3{0, -0.5, -5}, false},
+	} {
+		if got := last.Sample(c.p) < 0; got != c.inside {
+			t.Errorf("last frame: inside at %v is %v, want %v", c.p, got, c.inside)
+		}
+	}
+}

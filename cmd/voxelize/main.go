@@ -81,7 +81,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.IntVar(&s.res, "res", 0, "instead of -voxel: `N` voxels across the longest side of the first frame's bounding box")
 	fs.Float64Var(&s.fps, "fps", 24, "frame `rate`, in frames per second")
 	frames := fs.String("frames", "", "voxelize only frames `A-B` (or a single frame A) of the sequence")
-	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` (default: the first)")
+	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` to play alone (default: every animation of the file, together)")
 	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement)")
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")

@@ -29,6 +29,11 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if g, ok := src.(*gltfSource); ok {
+		if note := g.clipNote(); note != "" {
+			fmt.Fprintln(log, "voxelize: "+note)
+		}
+	}
 	all, run, err := selectFrames(s, src)
 	if err != nil {
 		return err

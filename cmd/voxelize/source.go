@@ -61,22 +61,48 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &gltfSource{path: path, scene: scene, clip: -1, fps: fps, count: 1}
+	s := &gltfSource{path: path, scene: scene, clip: gltf.RestPose, fps: fps, count: 1}
 	clips := scene.Clips()
 	switch {
 	case clipName != "":
 		if s.clip, err = scene.ClipByName(clipName); err != nil {
 			return nil, err
 		}
-	case len(clips) > 0:
+		clips = clips[s.clip : s.clip+1]
+	case len(clips) == 1:
 		s.clip = 0
+	case len(clips) > 1:
+		s.clip = gltf.AllClips
 	}
-	if s.clip >= 0 {
-		c := clips[s.clip]
-		s.start = c.Start
-		s.count = clipFrames(c.End-c.Start, fps)
+	if len(clips) > 0 {
+		start, end := clips[0].Start, clips[0].End
+		for _, c := range clips[1:] {
+			start, end = min(start, c.Start), max(end, c.End)
+		}
+		s.start = start
+		s.count = clipFrames(end-start, fps)
 	}
 	return s, nil
+}
+
+// clipNote says which animations a glTF source plays when the file has several:
+// all at once (Blender's whole-scene export writes one per action, each moving its
+// own objects, and playing only the first froze the others), or the one -clip
+// named. "" for files with one animation or none.
+func (s *gltfSource) clipNote() string {
+	clips := s.scene.Clips()
+	if len(clips) < 2 {
+		return ""
+	}
+	names := make([]string, len(clips))
+	for i, c := range clips {
+		names[i] = fmt.Sprintf("%q", c.Name)
+	}
+	if s.clip == gltf.AllClips {
+		return fmt.Sprintf("%s has %d animations, played together: %s (-clip NAME plays one)", s.path, len(clips), strings.Join(names, ", "))
+	}
+	return fmt.Sprintf("%s has %d animations; -clip plays %q alone, not %s", s.path, len(clips), clips[s.clip].Name,
+		strings.Join(slices.Delete(names, s.clip, s.clip+1), ", "))
 }
 
 // keyTimeTolerance is how far from a whole frame, in frames, a clip's end may fall
@@ -105,8 +131,11 @@ func (s *gltfSource) Mesh(frame int) (*geom.Mesh, error) {
 }
 
 func (s *gltfSource) Name() string {
-	if s.clip < 0 {
+	switch s.clip {
+	case gltf.RestPose:
 		return s.path
+	case gltf.AllClips:
+		return s.path + " (all animations)"
 	}
 	return fmt.Sprintf("%s (clip %q)", s.path, s.scene.Clips()[s.clip].Name)
 }

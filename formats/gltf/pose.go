@@ -35,9 +35,16 @@ func (s *Scene) evaluate(p *pose, c int, t float64) {
 	copy(p.r, s.restR)
 	copy(p.s, s.restS)
 	copy(p.weights, s.restWeights)
-	if c >= 0 {
+	clips := s.clips
+	switch {
+	case c >= 0:
+		clips = clips[c : c+1]
+	case c != AllClips:
+		clips = nil
+	}
+	for ci := range clips {
 		var v [4]float64
-		for _, ch := range s.clips[c].channels {
+		for _, ch := range clips[ci].channels {
 			n := ch.node
 			switch ch.path {
 			case pathTranslation:
@@ -72,16 +79,25 @@ func (s *Scene) evaluate(p *pose, c int, t float64) {
 	}
 }
 
+// The clips Mesh accepts beside an index into Clips.
+const (
+	RestPose = -1 // no animation
+	// AllClips plays every animation at once, in file order, so that a later one
+	// wins where two drive the same node's same path: what Blender's whole-scene
+	// export means, one animation per action, each moving its own objects.
+	AllClips = -2
+)
+
 // Mesh returns the world-space mesh of the scene at time t (seconds) of clip
-// (an index into Clips), or in the rest pose for clip -1. Velocities are nil.
+// (an index into Clips, RestPose or AllClips). Velocities are nil.
 // Each call returns new slices, which the caller owns; the vertex count and the
 // triangle list are the same for every clip and t.
 //
 // A position that is not finite after evaluation (an overflow in the transforms)
 // is a *FormatError.
 func (s *Scene) Mesh(clip int, t float64) (*geom.Mesh, error) {
-	if clip < -1 || clip >= len(s.clips) {
-		return nil, fmt.Errorf("gltf: %s: clip %d does not exist (the file has %d animations; -1 is the rest pose)", s.file, clip, len(s.clips))
+	if clip < AllClips || clip >= len(s.clips) {
+		return nil, fmt.Errorf("gltf: %s: clip %d does not exist (the file has %d animations; -1 is the rest pose, -2 all of them)", s.file, clip, len(s.clips))
 	}
 	if math.IsNaN(t) || math.IsInf(t, 0) {
 		return nil, fmt.Errorf("gltf: %s: time %v is not finite", s.file, t)
@@ -102,8 +118,11 @@ func (s *Scene) Mesh(clip int, t float64) (*geom.Mesh, error) {
 		for v, q := range out {
 			if !q.IsFinite() {
 				where := "nodes"
-				if clip >= 0 {
+				switch {
+				case clip >= 0:
 					where = fmt.Sprintf("animations[%d]", clip)
+				case clip == AllClips:
+					where = "animations"
 				}
 				return nil, errorf(s.file, where, "vertex %d of meshes[%d].primitives[%d] drawn by nodes[%d] is %v at t = %g s: not finite, the transforms overflow",
 					v, d.prim.mesh, d.prim.index, d.node, q, t)

@@ -276,6 +276,32 @@ func TestClipsByName(t *testing.T) {
 	}
 }
 
+// AllClips plays every animation at once: one clip translating the node and one
+// scaling it give both motions, as Blender's one-animation-per-action export means.
+func TestAllClips(t *testing.T) {
+	d := triangleDoc()
+	d.floats("SCALAR", 0, 1)           // 2
+	d.floats("VEC3", 0, 0, 0, 1, 0, 0) // 3: translation to x = 1
+	d.floats("VEC3", 1, 1, 1, 2, 2, 2) // 4: scale to 2
+	clip := func(name string, out int, path string) map[string]any {
+		return map[string]any{
+			"name":     name,
+			"samplers": []any{map[string]any{"input": 2, "output": out}},
+			"channels": []any{map[string]any{"sampler": 0, "target": map[string]any{"node": 0, "path": path}}},
+		}
+	}
+	d.json["animations"] = []any{clip("Move", 3, "translation"), clip("Grow", 4, "scale")}
+	s := decodeDoc(t, d)
+	// Vertex 1 is (1, 0, 0): scaled by 2, then moved by 1 along x.
+	near(t, "both at 1 s", mesh(t, s, AllClips, 1).Positions[1], geom.Vec3{3, 0, 0}, 1e-12)
+	near(t, "Move alone", mesh(t, s, 0, 1).Positions[1], geom.Vec3{2, 0, 0}, 1e-12)
+	near(t, "Grow alone", mesh(t, s, 1, 1).Positions[1], geom.Vec3{2, 0, 0}, 1e-12)
+	near(t, "rest", mesh(t, s, RestPose, 1).Positions[1], geom.Vec3{1, 0, 0}, 0)
+	if _, err := s.Mesh(-3, 0); err == nil {
+		t.Error("clip -3 accepted")
+	}
+}
+
 func TestSkinWeightSets(t *testing.T) {
 	// Two joint sets: vertex 1 has weight 1 on joint 0 (set 0) and weight 3 on
 	// joint 1 (set 1): normalized 0.25 and 0.75. Joint 0 is at rest, joint 1
