@@ -104,6 +104,8 @@ type settings struct {
 	compare compareSettings
 	// surface
 	surface surfaceSettings
+	// ply and surface
+	axes axesSettings
 }
 
 // flagModes says which -to modes a flag applies to; flags not listed apply to all.
@@ -120,6 +122,7 @@ var flagModes = map[string]string{
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",
 	"smooth": "surface", "closing": "surface", "radius-scale": "surface", "memory": "surface",
+	"up": "ply surface", "scale": "ply surface",
 }
 
 func main() {
@@ -191,6 +194,7 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	s.clusters.flags(fs)
 	s.compare.flags(fs)
 	s.surface.flags(fs)
+	s.axes.flags(fs)
 	return raw
 }
 
@@ -284,6 +288,11 @@ func (s *settings) check() error {
 	}
 	if s.view.surface && s.color != "" {
 		return fmt.Errorf("-color %s: -surface draws the snow's surface in snow white, not coloured particles: give one or the other", s.color)
+	}
+	if s.to == "ply" || s.to == "surface" {
+		if err := s.axes.check(s.surface.outputs, s.to); err != nil {
+			return err
+		}
 	}
 	if s.to == "surface" {
 		if s.view.radius < 0 || math.IsNaN(s.view.radius) || math.IsInf(s.view.radius, 0) {

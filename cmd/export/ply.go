@@ -90,13 +90,13 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 	if err != nil {
 		return nil, err
 	}
-	add(pos, "x", "y", "z")
+	add(s.axes.toFile(pos, false), "x", "y", "z")
 	if s.normals {
 		n, err := surfaceNormals(f, pos, threads)
 		if err != nil {
 			return nil, err
 		}
-		add(n, "nx", "ny", "nz")
+		add(s.axes.toFile(n, true), "nx", "ny", "nz")
 	}
 	rgb, err := s.colors(f)
 	if err != nil {
@@ -112,7 +112,7 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 		if err != nil {
 			return nil, err
 		}
-		add(v, "vx", "vy", "vz")
+		add(s.axes.toFile(v, false), "vx", "vy", "vz")
 	}
 	for _, name := range s.props {
 		c, ok := f.Header.Channel(name)

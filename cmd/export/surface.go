@@ -254,11 +254,15 @@ func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
 			if sf.mesh, err = meshOf(ls.phi, vol, threads); err != nil {
 				return nil, err
 			}
+			s.axes.meshToFile(sf.mesh)
 		}
 		return sf, nil
 	}
-	sf.mesh, err = meshOf(ls.phi, nil, threads)
-	return sf, err
+	if sf.mesh, err = meshOf(ls.phi, nil, threads); err != nil {
+		return nil, err
+	}
+	s.axes.meshToFile(sf.mesh)
+	return sf, nil
 }
 
 // surfaceMesh returns the closed mesh of a frame's surface, as -to surface writes
@@ -310,9 +314,12 @@ func (s *settings) levelSetOf(f *frame, threads int) (*frameLevelSet, error) {
 }
 
 // wants reports whether an output of the kind ext was asked for.
-func (s *settings) wants(ext string) bool {
-	for _, out := range s.surface.outputs {
-		if strings.ToLower(filepath.Ext(out)) == ext {
+func (s *settings) wants(ext string) bool { return slicesHasExt(s.surface.outputs, ext) }
+
+// slicesHasExt reports whether a name in names ends in ext, whatever its case.
+func slicesHasExt(names []string, ext string) bool {
+	for _, n := range names {
+		if strings.ToLower(filepath.Ext(n)) == ext {
 			return true
 		}
 	}

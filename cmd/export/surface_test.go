@@ -441,3 +441,53 @@ func TestMemoryBudget(t *testing.T) {
 		t.Errorf("a frame larger than the budget took %d, want the whole budget", got)
 	}
 }
+
+// With -up z, a PLY lands upright in Blender 3.4, whose PLY importer has no axis
+// option (issue 22's first failure: the snow came in turned 90 degrees about X, half
+// below the ground): the point cloud and the surface mesh have, in Blender, our y
+// as their z, and -scale 100 writes centimetres.
+func TestPLYUpZInBlender(t *testing.T) {
+	blendertest.Need(t)
+	dir := t.TempDir()
+	in, balls := writeSequence(t, dir, 1)
+	points, mesh := filepath.Join(dir, "points.ply"), filepath.Join(dir, "mesh.ply")
+	mustExport(t, "-to", "ply", "-up", "z", "-normals", "-velocity", in, points)
+	mustExport(t, "-to", "surface", "-up", "z", "-scale", "100", in, mesh)
+	lines := blendertest.Run(t, `
+import bpy, sys
+for path in sys.argv[sys.argv.index("--") + 1:]:
+    bpy.ops.object.select_all(action="SELECT")
+    bpy.ops.object.delete()
+    bpy.ops.import_mesh.ply(filepath=path)
+    obj = bpy.context.selected_objects[0]
+    xs = [obj.matrix_world @ v.co for v in obj.data.vertices]
+    print("SNOWTOOLS", *[min(c[k] for c in xs) for k in range(3)], *[max(c[k] for c in xs) for k in range(3)])
+`, points, mesh)
+	if len(lines) != 2 {
+		t.Fatalf("Blender reported %q", lines)
+	}
+	lo, hi := pointBounds(balls[0].pos) // ours: y is up
+	for i, scale := range []float64{1, 100} {
+		var box [6]float64
+		for k, f := range strings.Fields(lines[i]) {
+			box[k], _ = strconv.ParseFloat(f, 64)
+		}
+		// Blender's z is our y; its y is our -z. The mesh reaches half a particle
+		// spacing beyond the particles.
+		slack := 0.0
+		if i == 1 {
+			slack = 0.01
+		}
+		wantLo := [3]float64{lo[0], -hi[2], lo[1]}
+		wantHi := [3]float64{hi[0], -lo[2], hi[1]}
+		for k := range 3 {
+			if math.Abs(box[k]/scale-wantLo[k]) > slack+1e-5 || math.Abs(box[3+k]/scale-wantHi[k]) > slack+1e-5 {
+				t.Errorf("file %d: Blender's bounds %v (over %g), want %v %v", i, box, scale, wantLo, wantHi)
+				break
+			}
+		}
+	}
+	if status, log := runExport(t, "-to", "surface", "-up", "z", in, filepath.Join(dir, "s.vdb")); status != 2 || !strings.Contains(log, "a .vdb stays Y up") {
+		t.Errorf("-up z with a .vdb: status %d, %q", status, log)
+	}
+}

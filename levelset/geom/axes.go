@@ -26,6 +26,36 @@ func (a Axes) Point(p Vec3) Vec3 {
 	return p
 }
 
+// Direction maps a file's direction (a normal) into the tools' frame: the turn
+// alone, no scale.
+func (a Axes) Direction(v Vec3) Vec3 {
+	if a.ZUp {
+		v = Vec3{v[0], v[2], -v[1]}
+	}
+	return v
+}
+
+// Inverse returns the map from the tools' frame back into the file's, for writing.
+func (a Axes) Inverse() func(Vec3) Vec3 {
+	return func(p Vec3) Vec3 {
+		if a.Scale != 0 {
+			p = p.Scale(1 / a.Scale)
+		}
+		if a.ZUp {
+			p = Vec3{p[0], -p[2], p[1]}
+		}
+		return p
+	}
+}
+
+// InverseDirection is Inverse for directions: the turn back alone.
+func (a Axes) InverseDirection(v Vec3) Vec3 {
+	if a.ZUp {
+		v = Vec3{v[0], -v[2], v[1]}
+	}
+	return v
+}
+
 // Apply maps m's positions and velocities into the tools' frame, in place.
 func (a Axes) Apply(m *Mesh) {
 	if a.Identity() {

@@ -35,3 +35,20 @@ func TestAxes(t *testing.T) {
 		t.Error("Identity")
 	}
 }
+
+// Inverse undoes Point, InverseDirection undoes Direction.
+func TestAxesInverse(t *testing.T) {
+	a := Axes{ZUp: true, Scale: 0.01}
+	back := a.Inverse()
+	for _, p := range []Vec3{{1, 2, 3}, {-4, 0.5, 7}} {
+		if got := back(a.Point(p)); got.Sub(p).Norm() > 1e-12 {
+			t.Errorf("Inverse(Point(%v)) = %v", p, got)
+		}
+		if got := a.InverseDirection(a.Direction(p)); got != p {
+			t.Errorf("InverseDirection(Direction(%v)) = %v", p, got)
+		}
+	}
+	if got := back(Vec3{0, 1, 0}); got.Sub(Vec3{0, 0, 100}).Norm() > 1e-12 {
+		t.Errorf("our up, 1 m, is %v in a Z-up centimetre file; want (0 0 100)", got)
+	}
+}

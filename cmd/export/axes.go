@@ -1,0 +1,82 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+
+	"snowtools/levelset/geom"
+)
+
+// axesSettings are -up and -scale: the axes and unit of the geometry export writes
+// (PLY point clouds, surface meshes), for DCCs that are Z up or not in metres, so
+// that the snow lands upright and at its size without a hand fix (Blender's PLY
+// importer has no axis option).
+type axesSettings struct {
+	up    string
+	scale float64
+	axes  geom.Axes // what they say, once checked
+}
+
+func (a *axesSettings) flags(fs *flag.FlagSet) {
+	fs.StringVar(&a.up, "up", "y", "ply, surface: the written files' up `axis`, y (ours) or z (Blender): our (x, y, z) is written (x, -z, y)")
+	fs.Float64Var(&a.scale, "scale", 1, "ply, surface: written lengths per metre (`factor`; 100 for centimetres)")
+}
+
+// check reads the flags; a .vdb keeps our axes, its grids' transform being a scale
+// and a translation only.
+func (a *axesSettings) check(outputs []string, to string) error {
+	switch a.up {
+	case "y":
+	case "z":
+		if to == "surface" && slicesHasExt(outputs, surfaceVDB) {
+			return errors.New("-up z: a .vdb stays Y up (its transform holds no rotation); write it without -up, and the meshes in a second run, or turn the volume in the DCC")
+		}
+		a.axes.ZUp = true
+	default:
+		return fmt.Errorf("-up %q: use y or z", a.up)
+	}
+	if !(a.scale > 0) || math.IsInf(a.scale, 0) {
+		return fmt.Errorf("-scale %g: must be > 0", a.scale)
+	}
+	if a.scale != 1 && to == "surface" && slicesHasExt(outputs, surfaceVDB) {
+		return errors.New("-scale: a .vdb stays in metres; write the meshes in a run of their own")
+	}
+	// Files hold scale x metres: the inverse of reading them with Scale 1/scale.
+	a.axes.Scale = 1 / a.scale
+	return nil
+}
+
+// toFile returns points (x, y, z each) in the written files' axes and unit, as a new
+// slice; direction maps normals (turned, not scaled). The input is not changed.
+func (a *axesSettings) toFile(xyz []float32, direction bool) []float32 {
+	if a.axes.Identity() {
+		return xyz
+	}
+	m := a.axes.Inverse()
+	if direction {
+		m = a.axes.InverseDirection
+	}
+	out := make([]float32, len(xyz))
+	for i := 0; i+2 < len(xyz); i += 3 {
+		p := m(geom.Vec3{float64(xyz[i]), float64(xyz[i+1]), float64(xyz[i+2])})
+		out[i], out[i+1], out[i+2] = float32(p[0]), float32(p[1]), float32(p[2])
+	}
+	return out
+}
+
+// meshToFile maps a mesh's positions and velocities into the written files' axes
+// and unit, in place.
+func (a *axesSettings) meshToFile(m *geom.Mesh) {
+	if a.axes.Identity() {
+		return
+	}
+	back := a.axes.Inverse()
+	for i, p := range m.Positions {
+		m.Positions[i] = back(p)
+	}
+	for i, v := range m.Velocities {
+		m.Velocities[i] = back(v)
+	}
+}
