@@ -21,7 +21,7 @@ type axesSettings struct {
 
 func (a *axesSettings) flags(fs *flag.FlagSet) {
 	fs.StringVar(&a.up, "up", "y", "ply, surface: the written files' up `axis`, y (ours) or z (Blender): our (x, y, z) is written (x, -z, y)")
-	fs.Float64Var(&a.scale, "scale", 1, "ply, surface: written lengths per metre (`factor`; 100 for centimetres)")
+	fs.Float64Var(&a.scale, "scale", 1, "ply, surface: the written files' unit in metres (`factor`; 0.01 writes centimetres), as voxelize -scale reads them")
 }
 
 // check reads the flags; a .vdb keeps our axes, its grids' transform being a scale
@@ -43,8 +43,7 @@ func (a *axesSettings) check(outputs []string, to string) error {
 	if a.scale != 1 && to == "surface" && slicesHasExt(outputs, surfaceVDB) {
 		return errors.New("-scale: a .vdb stays in metres; write the meshes in a run of their own")
 	}
-	// Files hold scale x metres: the inverse of reading them with Scale 1/scale.
-	a.axes.Scale = 1 / a.scale
+	a.axes.Scale = a.scale // written with the inverse of what reads them back
 	return nil
 }
 

@@ -445,14 +445,14 @@ func TestMemoryBudget(t *testing.T) {
 // With -up z, a PLY lands upright in Blender 3.4, whose PLY importer has no axis
 // option (issue 22's first failure: the snow came in turned 90 degrees about X, half
 // below the ground): the point cloud and the surface mesh have, in Blender, our y
-// as their z, and -scale 100 writes centimetres.
+// as their z, and -scale 0.01 writes centimetres.
 func TestPLYUpZInBlender(t *testing.T) {
 	blendertest.Need(t)
 	dir := t.TempDir()
 	in, balls := writeSequence(t, dir, 1)
 	points, mesh := filepath.Join(dir, "points.ply"), filepath.Join(dir, "mesh.ply")
 	mustExport(t, "-to", "ply", "-up", "z", "-normals", "-velocity", in, points)
-	mustExport(t, "-to", "surface", "-up", "z", "-scale", "100", in, mesh)
+	mustExport(t, "-to", "surface", "-up", "z", "-scale", "0.01", in, mesh)
 	lines := blendertest.Run(t, `
 import bpy, sys
 for path in sys.argv[sys.argv.index("--") + 1:]:
