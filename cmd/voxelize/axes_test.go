@@ -153,3 +153,27 @@ print("SNOWTOOLS", [act.name for act in bpy.data.actions])
 		}
 	}
 }
+
+// An OBJ sequence carries no frame rate: without -fps, voxelize says which it assumed
+// (issue 22's fifth failure: a 30 fps sequence got velocities scaled by 24/30,
+// silently); with -fps, or for one file, it says nothing.
+func TestVoxelizeNamesTheAssumedFrameRate(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "c", 3, 0.1, 0)
+	for _, c := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"-voxel", "0.1", "-o", filepath.Join(dir, "a.####.vdb"), filepath.Join(dir, "c1.obj")}, true},
+		{[]string{"-voxel", "0.1", "-fps", "30", "-o", filepath.Join(dir, "b.####.vdb"), filepath.Join(dir, "c1.obj")}, false},
+		{[]string{"-voxel", "0.1", "-frames", "2", "-o", filepath.Join(dir, "d.vdb"), filepath.Join(dir, "c1.obj")}, true},
+	} {
+		code, log := runVoxelize(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, log)
+		}
+		if got := strings.Contains(log, "24 fps assumed"); got != c.note {
+			t.Errorf("%v: note %v, want %v: %s", c.args, got, c.note, log)
+		}
+	}
+}

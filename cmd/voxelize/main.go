@@ -61,6 +61,7 @@ type settings struct {
 	threads   int
 	selection string    // the -frames text, for messages
 	axes      geom.Axes // -up and -scale
+	fpsGiven  bool      // -fps was on the command line
 }
 
 func main() {
@@ -98,6 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	if err := s.checkNumbers(fs.Given()); err != nil {
 		return nil, err
 	}
+	s.fpsGiven = fs.Given()["fps"]
 	if err := s.methods(*normals, *sign); err != nil {
 		return nil, err
 	}

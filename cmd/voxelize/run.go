@@ -33,6 +33,9 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		if note := g.clipNote(); note != "" {
 			fmt.Fprintln(log, "voxelize: "+note)
 		}
+	} else if len(src.Frames()) > 1 && !s.fpsGiven {
+		// OBJ and STL carry no frame rate, and the velocities scale with it.
+		fmt.Fprintf(log, "voxelize: %s: OBJ and STL files carry no frame rate: %g fps assumed, which the velocities scale with; give the DCC's with -fps\n", src.Name(), s.fps)
 	}
 	all, run, err := selectFrames(s, src)
 	if err != nil {
