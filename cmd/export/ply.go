@@ -22,6 +22,7 @@ type plyColumn struct {
 	prop   ply.Property
 	floats []float32 // for float properties, arity values per particle
 	bytes  []uint8   // for uchar properties
+	ints   []int32   // for int properties
 	arity  int       // properties of the column are consecutive: x y z, red green blue
 	index  int       // which of them
 }
@@ -60,9 +61,12 @@ func (c *plyConverter) convert(j job, threads int) result {
 			buf = buf[:0]
 			for i := start; i < min(start+chunk, n); i++ {
 				for _, col := range cols {
-					if col.bytes != nil {
+					switch {
+					case col.bytes != nil:
 						buf = append(buf, col.bytes[col.arity*i+col.index])
-					} else {
+					case col.ints != nil:
+						buf = binary.LittleEndian.AppendUint32(buf, uint32(col.ints[i]))
+					default:
 						buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(col.floats[col.arity*i+col.index]))
 					}
 				}
@@ -91,6 +95,11 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 		return nil, err
 	}
 	add(s.axes.toFile(pos, false), "x", "y", "z")
+	if ids, err := particleIDs(f); err != nil {
+		return nil, err
+	} else if ids != nil {
+		cols = append(cols, plyColumn{prop: ply.Scalar("id", ply.Int), ints: ids, arity: 1})
+	}
 	if s.normals {
 		n, err := surfaceNormals(f, pos, threads)
 		if err != nil {
@@ -170,4 +179,25 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 		n[3*i], n[3*i+1], n[3*i+2] = float32(-g[0]/l), float32(-g[1]/l), float32(-g[2]/l)
 	}
 	return n, nil
+}
+
+// particleIDs returns the frame's ID channel as the int32 that PLY's "int" holds, the
+// "id" Houdini reads as its point attribute; nil for a frame without IDs. Snow's IDs
+// are int32; the spray's int64, which must fit.
+func particleIDs(f *frame) ([]int32, error) {
+	if _, ok := f.Header.Channel("ID"); !ok {
+		return nil, nil
+	}
+	wide, _, err := f.Int64s("ID")
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(wide))
+	for i, v := range wide {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("particle %d: ID %d does not fit the PLY's int", i, v)
+		}
+		ids[i] = int32(v)
+	}
+	return ids, nil
 }

@@ -51,7 +51,7 @@ func TestPLYPointCloud(t *testing.T) {
 	for _, p := range e.Properties {
 		names = append(names, p.Type.String()+" "+p.Name)
 	}
-	want := "float x,float y,float z,float nx,float ny,float nz,uchar red,uchar green,uchar blue,float vx,float vy,float vz,float plastic_j"
+	want := "float x,float y,float z,int id,float nx,float ny,float nz,uchar red,uchar green,uchar blue,float vx,float vy,float vz,float plastic_j"
 	if got := strings.Join(names, ","); got != want {
 		t.Errorf("properties\n%s\nwant\n%s", got, want)
 	}
@@ -69,6 +69,10 @@ func TestPLYPointCloud(t *testing.T) {
 			if float32At(e, data, i, "v"+n) != b.vel[3*i+a] {
 				t.Fatalf("vertex %d: v%s differs", i, n)
 			}
+		}
+		// The particle's ID, which Houdini reads as its id attribute.
+		if id := int32(binary.LittleEndian.Uint32(data[i*e.RecordSize()+e.Offset("id"):])); id != b.id[i] {
+			t.Fatalf("vertex %d: id %d, want %d", i, id, b.id[i])
 		}
 		c := [3]float64{float64(b.pos[3*i]), float64(b.pos[3*i+1]) - 0.5, float64(b.pos[3*i+2])}
 		r := math.Sqrt(c[0]*c[0] + c[1]*c[1] + c[2]*c[2])

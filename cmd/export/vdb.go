@@ -47,6 +47,9 @@ func (s *settings) volumeAttributes(f *frame) ([]particles.PointAttribute, error
 		if !ok {
 			return nil, fmt.Errorf("-props %s: no such channel (channels: %s)", name, channelNames(f.Header))
 		}
+		if g := gridName(name); g == "density" || g == "surface" || (g == "velocity" && s.velocity) {
+			return nil, fmt.Errorf("-props %s: its grid would be called %q, which the file already has (the %s); rename the channel first (export -to prt -rename %s=...)", name, g, map[string]string{"density": "particle density, kg/m^3", "surface": "level set", "velocity": "-velocity grid"}[g], name)
+		}
 		if !c.Type.IsFloat() || (c.Arity != 1 && c.Arity != 3) {
 			return nil, fmt.Errorf("-props %s: a grid needs 1 or 3 floats per particle; the channel has %d %s", name, c.Arity, c.Type)
 		}
