@@ -99,6 +99,9 @@ func (s *settings) prtLayout(in prt.Header) (out prt.Header, copies []channelCop
 		}
 		name := ch.Name
 		if to, ok := s.rename[name]; ok {
+			if name == "Position" {
+				return out, nil, color, fmt.Errorf("-rename Position=%s: Krakatoa refuses a PRT without Position (Houdini reads it as P by itself)", to)
+			}
 			name = to
 		}
 		typ := ch.Type

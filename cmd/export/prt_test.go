@@ -90,6 +90,7 @@ func TestPRTKeepAndErrors(t *testing.T) {
 		{[]string{"-half", "ID"}, "-half ID: the channel holds int32"},
 		{[]string{"-keep", "Colour"}, "-keep Colour: no such channel"},
 		{[]string{"-rename", "Mass=Density"}, "Density"},
+		{[]string{"-rename", "Position=P"}, "-rename Position=P: Krakatoa refuses a PRT without Position"},
 		{[]string{"-color", "Nope"}, "no Nope channel"},
 	} {
 		code, log := runExport(t, append(append([]string{"-to", "prt"}, c.args...), in, filepath.Join(dir, "bad.prt"))...)
