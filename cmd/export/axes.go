@@ -30,7 +30,7 @@ func (a *axesSettings) check(outputs []string, to string) error {
 	switch a.up {
 	case "y":
 	case "z":
-		if to == "surface" && slicesHasExt(outputs, surfaceVDB) {
+		if to == "surface" && hasExt(outputs, surfaceVDB) {
 			return errors.New("-up z: a .vdb stays Y up (its transform holds no rotation); write it without -up, and the meshes in a second run, or turn the volume in the DCC")
 		}
 		a.axes.ZUp = true
@@ -40,7 +40,7 @@ func (a *axesSettings) check(outputs []string, to string) error {
 	if !(a.scale > 0) || math.IsInf(a.scale, 0) {
 		return fmt.Errorf("-scale %g: must be > 0", a.scale)
 	}
-	if a.scale != 1 && to == "surface" && slicesHasExt(outputs, surfaceVDB) {
+	if a.scale != 1 && to == "surface" && hasExt(outputs, surfaceVDB) {
 		return errors.New("-scale: a .vdb stays in metres; write the meshes in a run of their own")
 	}
 	a.axes.Scale = a.scale // written with the inverse of what reads them back

@@ -90,11 +90,11 @@ func newClusterReport(s *settings, jobs []job) (*clusterReport, error) {
 }
 
 func (c *clusterReport) convert(j job, threads int) result {
-	f, pos, err := readPositions(j.in.Path)
+	f, err := readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}
-	mass, err := f.masses(c.s.mass)
+	pos, mass, err := f.positionsAndMasses(c.s.mass)
 	if err != nil {
 		return result{err: err}
 	}

@@ -131,6 +131,15 @@ func (f *frame) masses(flagMass float64) ([]float32, error) {
 	return nil, fmt.Errorf("no Mass channel: give each particle's mass with -mass kg")
 }
 
+// positionsAndMasses returns x y z and the mass of each particle (masses).
+func (f *frame) positionsAndMasses(flagMass float64) (pos, mass []float32, err error) {
+	if pos, err = f.positions(); err != nil {
+		return nil, nil, err
+	}
+	mass, err = f.masses(flagMass)
+	return pos, mass, err
+}
+
 // gridSpacing returns the simulation's h from the metadata snowsim writes.
 func (f *frame) gridSpacing() (float64, bool) {
 	v, ok := f.Header.Float64Meta("", "GridSpacing")

@@ -33,13 +33,6 @@ type surfaceSettings struct {
 	memory      float64  // GB that the frames converted at once may take
 }
 
-// The limits of -smooth and -closing, in voxels: the band the filters work on grows
-// as 2 sigma^2 + closing, and so do time and memory.
-const (
-	maxSmooth  = particles.MaxSmoothing
-	maxClosing = particles.MaxClosing
-)
-
 // The output kinds of -to surface, by file extension.
 const (
 	surfaceVDB = ".vdb"
@@ -58,10 +51,10 @@ func (s *surfaceSettings) flags(fs *flag.FlagSet) {
 // at most once.
 func (s *surfaceSettings) check() error {
 	switch {
-	case !(s.smooth >= 0 && s.smooth <= maxSmooth):
-		return fmt.Errorf("-smooth %g: must be 0 to %d voxels (the band the smoothing reads grows as its square; for a softer look use a coarser -voxel)", s.smooth, maxSmooth)
-	case !(s.closing <= maxClosing): // NaN too
-		return fmt.Errorf("-closing %g: must be at most %d voxels (0: the default; negative: none)", s.closing, maxClosing)
+	case !(s.smooth >= 0 && s.smooth <= particles.MaxSmoothing):
+		return fmt.Errorf("-smooth %g: must be 0 to %d voxels (the band the smoothing reads grows as its square; for a softer look use a coarser -voxel)", s.smooth, particles.MaxSmoothing)
+	case !(s.closing <= particles.MaxClosing): // NaN too
+		return fmt.Errorf("-closing %g: must be at most %d voxels (0: the default; negative: none)", s.closing, particles.MaxClosing)
 	case !(s.radiusScale >= 0) || math.IsInf(s.radiusScale, 0):
 		return fmt.Errorf("-radius-scale %g: must be positive", s.radiusScale)
 	case !(s.memory > 0) || math.IsInf(s.memory, 0):
@@ -287,11 +280,7 @@ type frameLevelSet struct {
 // levelSetOf builds a frame's surface level set (particles.SurfaceLevelSet) with
 // the -surface flags.
 func (s *settings) levelSetOf(f *frame, threads int) (*frameLevelSet, error) {
-	pos, err := f.positions()
-	if err != nil {
-		return nil, err
-	}
-	mass, err := f.masses(s.mass)
+	pos, mass, err := f.positionsAndMasses(s.mass)
 	if err != nil {
 		return nil, err
 	}
@@ -314,10 +303,10 @@ func (s *settings) levelSetOf(f *frame, threads int) (*frameLevelSet, error) {
 }
 
 // wants reports whether an output of the kind ext was asked for.
-func (s *settings) wants(ext string) bool { return slicesHasExt(s.surface.outputs, ext) }
+func (s *settings) wants(ext string) bool { return hasExt(s.surface.outputs, ext) }
 
-// slicesHasExt reports whether a name in names ends in ext, whatever its case.
-func slicesHasExt(names []string, ext string) bool {
+// hasExt reports whether a name in names ends in ext, whatever its case.
+func hasExt(names []string, ext string) bool {
 	for _, n := range names {
 		if strings.ToLower(filepath.Ext(n)) == ext {
 			return true

@@ -80,11 +80,7 @@ func (s *settings) halfGrids(grids []*vdb.Grid) error {
 
 // volumeFile rasterizes a frame into the grids the flags ask for.
 func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
-	pos, err := f.positions()
-	if err != nil {
-		return nil, err
-	}
-	mass, err := f.masses(s.mass)
+	pos, mass, err := f.positionsAndMasses(s.mass)
 	if err != nil {
 		return nil, err
 	}

@@ -197,17 +197,7 @@ func TestMeshBody(t *testing.T) {
 [[collider]]
 shape = "mesh"
 path = "block.obj"
-[[collider.key]]
-time = 0
-translation = [0.5, 0.2, 0.5]
-axis = [0, 1, 0]
-angle = 0
-[[collider.key]]
-time = 1
-translation = [0.5, 0.6, 0.5]
-axis = [0, 1, 0]
-angle = 90
-`))
+`+scenetest.TurnAboutY("[0.5, 0.2, 0.5]", "[0.5, 0.6, 0.5]")))
 	if sc.Bodies[0].Mesh == nil || len(sc.Bodies[0].Mesh.Triangles) != 12 {
 		t.Fatalf("the mesh body keeps no file mesh: %+v", sc.Bodies[0])
 	}

@@ -82,17 +82,7 @@ path = "plate.0001.vdb"
 [[collider]]
 shape = "vdb"
 path = "plate.0001.vdb"
-[[collider.key]]
-time = 0
-translation = [0, 0, 0]
-axis = [0, 1, 0]
-angle = 0
-[[collider.key]]
-time = 1
-translation = [0, 0.2, 0]
-axis = [0, 1, 0]
-angle = 90
-`))
+`+scenetest.TurnAboutY("[0, 0, 0]", "[0, 0.2, 0]")))
 	still, keyed := sc.Bodies[0:1], sc.Bodies[1:2]
 	m := meshAt(t, still, 0.7, Box(sc))
 	checkBody(t, "still plate", m, plateAt(0.7, plateCentre, plateSize))

@@ -58,17 +58,7 @@ mode = "sticky"
 [[collider]]
 shape = "mesh"
 path = "block.obj"
-[[collider.key]]
-time = 0
-translation = [0, 0, 0]
-axis = [0, 1, 0]
-angle = 0
-[[collider.key]]
-time = 1
-translation = [0.1, 0, 0]
-axis = [0, 1, 0]
-angle = 90
-
+` + scenetest.TurnAboutY("[0, 0, 0]", "[0.1, 0, 0]") + `
 [[collider]]
 shape = "cylinder"
 a = [0, 0, 0]

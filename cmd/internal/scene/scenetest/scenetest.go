@@ -100,3 +100,20 @@ translation = [0.0, -0.02, 0.0]
 time = 0.2
 translation = [0.0, 0.1, 0.0]
 `
+
+// TurnAboutY returns the [[collider.key]] tables of a collider that moves from the
+// translation from (TOML, such as "[0, 0, 0]") at t = 0 to to at t = 1 while turning
+// 90 degrees about y: a keyed pose that tests of posed bodies share.
+func TurnAboutY(from, to string) string {
+	return `[[collider.key]]
+time = 0
+translation = ` + from + `
+axis = [0, 1, 0]
+angle = 0
+[[collider.key]]
+time = 1
+translation = ` + to + `
+axis = [0, 1, 0]
+angle = 90
+`
+}
