@@ -1,0 +1,257 @@
+"""Headless test of the snowtools add-on, run by cmd/internal/blendertest/addon_test.go:
+
+    BLENDER_USER_SCRIPTS=TMP blender -b --factory-startup --python-exit-code 3 \
+        --python dcc/blender/test_addon.py -- --tools BIN --work DIR [--scale 0.01]
+
+It installs the add-on from this folder as a user would (a zip through
+Preferences > Add-ons > Install), builds a small scene in code (a 20 cm snow cube
+falling onto a slab that rises 10 cm over frames 1-7), bakes it through the add-on's
+operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to judge:
+the imported points against snowsim's PRT particles, the surface's and the volume's
+bounds against the points, the volume's frame, the snow above the slab. It also
+cancels a running simulation and reads a tool's error through the operator.
+"""
+import argparse
+import os
+import shutil
+import struct
+import sys
+import time
+import zlib
+
+import addon_utils
+import bpy
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FPS, START, END = 24, 1, 7
+H = 0.05        # grid spacing, m
+CUBE = 0.2      # snow cube side, m
+CUBE_Z = 0.45   # its centre, m above the origin
+SLAB_TOP = (0.2, 0.3)  # the slab's top at frames START and END, m
+
+
+def say(*words):
+    print("SNOWTOOLS", *words, flush=True)
+
+
+def parse():
+    p = argparse.ArgumentParser(prog="test_addon.py")
+    p.add_argument("--tools", required=True, help="the folder of voxelize, snowsim and export")
+    p.add_argument("--work", required=True, help="an empty folder for the .blend and its cache")
+    p.add_argument("--scale", type=float, default=1.0, help="the scene's unit scale (metres per Blender unit)")
+    return p.parse_args(sys.argv[sys.argv.index("--") + 1:])
+
+
+def install(work):
+    """Zips the add-on and installs it through Blender's own operator, into the user
+    scripts folder that BLENDER_USER_SCRIPTS names (never the real user's)."""
+    if not os.environ.get("BLENDER_USER_SCRIPTS", "").startswith(os.path.abspath(work)):
+        raise SystemExit("set BLENDER_USER_SCRIPTS to a folder inside --work: the test installs an add-on there")
+    zipped = shutil.make_archive(os.path.join(work, "snowtools_addon"), "zip", HERE, "snowtools_addon")
+    bpy.ops.preferences.addon_install(filepath=zipped, overwrite=True)
+    addon_utils.enable("snowtools_addon", default_set=True, handle_error=_raise)
+    mod = sys.modules["snowtools_addon"]
+    if not os.path.abspath(mod.__file__).startswith(os.path.abspath(os.environ["BLENDER_USER_SCRIPTS"])):
+        raise SystemExit("the add-on was loaded from %s, not from the installed copy" % mod.__file__)
+
+
+def _raise(e):
+    raise e
+
+
+def build_scene(work, scale):
+    """The test scene, in Blender units of `scale` metres: the cube and the slab, marked
+    through the add-on's operators, and the panel's settings."""
+    bpy.ops.object.select_all(action="SELECT")
+    bpy.ops.object.delete()
+    scene = bpy.context.scene
+    scene.unit_settings.scale_length = scale
+    scene.render.fps, scene.render.fps_base = FPS, 1.0
+    scene.frame_start, scene.frame_end = START, END
+
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(0, 0, (SLAB_TOP[0] - 0.05) / scale))
+    slab = bpy.context.object
+    slab.name = "slab"
+    slab.scale = (1.0 / scale, 1.0 / scale, 0.1 / scale)  # 1 m x 1 m x 10 cm
+    slab.keyframe_insert("location", frame=START)
+    slab.location.z = (SLAB_TOP[1] - 0.05) / scale
+    slab.keyframe_insert("location", frame=END)
+    for fc in slab.animation_data.action.fcurves:
+        for k in fc.keyframe_points:
+            k.interpolation = "LINEAR"
+    bpy.ops.snowtools.mark(role="COLLIDER")
+
+    bpy.ops.mesh.primitive_cube_add(size=CUBE / scale, location=(0, 0, CUBE_Z / scale))
+    bpy.context.object.name = "snow"
+    bpy.ops.snowtools.mark(role="SNOW")
+
+    s = scene.snowtools
+    s.h = H
+    s.margin = 0.2
+    s.outputs = {"POINTS", "SURFACE", "VOLUME"}
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "snow.blend"))
+    return scene, slab
+
+
+def read_prt(path):
+    """A PRT file's particles (/work/shared/specs/prt.md): {channel: array} and the
+    file metadata {name: value}."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\xc0PRT\r\n\x1a\n", path
+    header_len, = struct.unpack_from("<i", data, 8)
+    count, = struct.unpack_from("<q", data, 48)
+    types = {0: "<i2", 1: "<i4", 2: "<i8", 3: "<f2", 4: "<f4", 5: "<f8", 6: "<u2", 7: "<u4", 8: "<u8", 9: "i1", 10: "u1"}
+    meta, at = {}, 56
+    while at < header_len:
+        kind, length = data[at:at + 4], struct.unpack_from("<i", data, at + 4)[0]
+        body = data[at + 8:at + 8 + length]
+        at += 8 + length
+        if kind == b"Stop":
+            break
+        chan, name, rest = body.split(b"\0", 2)
+        vtype, value = struct.unpack_from("<i", rest)[0], rest[4:]
+        if chan == b"" and vtype != -1:
+            meta[name.decode()] = np.frombuffer(value, dtype=types[vtype])
+    _, nchan, entry = struct.unpack_from("<3i", data, header_len)
+    fields, at = [], header_len + 12
+    for _ in range(nchan):
+        name = data[at:at + 32].split(b"\0")[0].decode()
+        dtype, arity, offset = struct.unpack_from("<3i", data, at + 32)
+        fields.append((name, types[dtype], arity, offset))
+        at += entry
+    size = max(off + arity * np.dtype(t).itemsize for _, t, arity, off in fields)
+    rows = np.frombuffer(zlib.decompress(data[at:]), dtype=np.uint8).reshape(count, size)
+    channels = {}
+    for name, t, arity, off in fields:
+        width = arity * np.dtype(t).itemsize
+        channels[name] = rows[:, off:off + width].copy().view(t).reshape(count, arity)
+    return channels, meta
+
+
+def world_vertices(obj):
+    co = np.empty(3 * len(obj.data.vertices), dtype=np.float64)
+    obj.data.vertices.foreach_get("co", co)
+    m = np.array(obj.matrix_world)
+    co = co.reshape(-1, 3)
+    return co @ m[:3, :3].T + m[:3, 3]
+
+
+def world_bounds(obj, depsgraph):
+    """The evaluated object's world bounding box (Blender units)."""
+    ev = obj.evaluated_get(depsgraph)
+    m = np.array(ev.matrix_world)
+    c = np.array([tuple(v) for v in ev.bound_box]) @ m[:3, :3].T + m[:3, 3]
+    return c.min(axis=0), c.max(axis=0)
+
+
+def tools_axes(p, scale):
+    """Blender points (BU, Z up) in the tools' axes and metres: (x, z, -y) * scale,
+    written out here rather than taken from the add-on, so that the test judges it."""
+    return np.column_stack([p[:, 0], p[:, 2], -p[:, 1]]) * scale
+
+
+def check_frames(scene, slab, cache_dir, scale):
+    objs = {o.get("snowtools_kind"): o for o in scene.objects if o.get("snowtools_kind")}
+    say("objects", " ".join(sorted(objs)))
+    say("files", "prt", *frames(os.path.join(cache_dir, "sim"), ".prt"))
+    say("files", "colliders", *frames(os.path.join(cache_dir, "colliders"), ".vdb"))
+    points, surface, volume = objs["points"], objs["surface"], objs["volume"]
+    for n in range(START, END + 1):
+        scene.frame_set(n)
+        dg = bpy.context.evaluated_depsgraph_get()
+        chans, meta = read_prt(os.path.join(cache_dir, "sim", "snow.%04d.prt" % n))
+        prt = chans["Position"].astype(np.float64)
+        bl = world_vertices(points)
+        err = np.abs(tools_axes(bl, scale) - prt).max() if len(bl) == len(prt) else float("inf")
+        ids = np.empty(len(points.data.vertices), dtype=np.int32)
+        points.data.attributes["id"].data.foreach_get("value", ids)
+        same_ids = bool(np.array_equal(ids, chans["ID"].ravel()))
+        say("points", n, len(bl), len(prt), "%.3g" % err, "ids", same_ids, "time", "%.9g" % meta["Time"][0])
+        # Bounds in metres, Blender's axes: the points', the surface's, the volume's.
+        plo, phi = bl.min(axis=0) * scale, bl.max(axis=0) * scale
+        slo, shi = (b * scale for b in world_bounds(surface, dg))
+        vev = volume.evaluated_get(dg).data
+        vev.grids.load()
+        vlo, vhi = (b * scale for b in world_bounds(volume, dg))
+        say("surface", n, len(surface.data.vertices), "%.4g" % np.abs(np.concatenate([slo - plo, shi - phi])).max())
+        say("volume", n, vev.grids.frame, os.path.basename(vev.grids.frame_filepath),
+            "%.4g" % np.abs(np.concatenate([vlo - plo, vhi - phi])).max(), len(vev.grids))
+        slab_top = world_bounds(slab, dg)[1][2] * scale
+        say("above", n, "%.4g" % (plo[2] - slab_top), "%.4g" % (phi[2] - slab_top))
+    # At the first frame the particles fill the cube where Blender shows it.
+    scene.frame_set(START)
+    bl = world_vertices(points) * scale
+    c = np.array([0, 0, CUBE_Z])
+    say("cube", "%.4g" % np.abs(bl - c).max(axis=0).max(), "%.4g" % np.abs(bl.mean(axis=0) - c).max())
+
+
+def frames(folder, ext):
+    return sorted(int(n.split(".")[-2]) for n in os.listdir(folder) if n.endswith(ext))
+
+
+def check_cancel(cache_dir, tools):
+    """Cancels a long simulation after its third frame: the frames written stay whole
+    (each reads back), no temporaries are left, and the process is gone."""
+    from snowtools_addon import pipeline
+    out = os.path.join(cache_dir, "cancel")
+    pattern = os.path.join(out, "snow.####.prt")
+    step = pipeline.Step("snowsim", [os.path.join(tools, "snowsim"), "-frames", "500", "-o", out,
+                                     os.path.join(cache_dir, "scene.toml")], cache_dir, clears=[pattern])
+    run = pipeline.Pipeline([step])
+    t0 = time.time()
+    while not os.path.exists(os.path.join(out, "snow.0004.prt")):
+        if run.poll() or time.time() - t0 > 60:
+            raise SystemExit("the long simulation ended or took more than a minute to write frame 4")
+        time.sleep(0.02)
+    proc = run.running.proc
+    run.cancel()
+    written = frames(out, ".prt")
+    whole = all(len(read_prt(os.path.join(out, "snow.%04d.prt" % f))[0]["Position"]) > 0 for f in written)
+    hidden = [n for n in os.listdir(out) if n.startswith(".")]
+    say("cancel", len(written), "whole", whole, "hidden", len(hidden), "exit", proc.returncode,
+        "done", run.done, "status", run.status.replace(" ", "_"))
+
+
+def check_error(scene):
+    """A bake whose snow lies outside a user domain box: snowsim refuses the scene, and
+    the operator's error carries snowsim's own message."""
+    bpy.ops.mesh.primitive_cube_add(size=0.5 / scene.unit_settings.scale_length, location=(5 / scene.unit_settings.scale_length, 0, 0))
+    box = bpy.context.object
+    scene.snowtools.domain_object = box
+    try:
+        bpy.ops.snowtools.bake()
+        say("error none")
+    except RuntimeError as e:
+        msg = str(e).replace("\n", " ")
+        say("error", msg)
+    finally:
+        scene.snowtools.domain_object = None
+        bpy.data.objects.remove(box)
+
+
+def main():
+    a = parse()
+    work = os.path.abspath(a.work)
+    install(work)
+    prefs = bpy.context.preferences.addons["snowtools_addon"].preferences
+    prefs.tools_dir = os.path.abspath(a.tools)
+    from snowtools_addon import properties
+    say("presets", *[p[0] for p in properties.PRESETS])
+
+    scene, slab = build_scene(work, a.scale)
+    t0 = time.time()
+    result = bpy.ops.snowtools.bake()
+    say("bake", *sorted(result), "%.1f" % (time.time() - t0))
+    cache_dir = os.path.join(work, "snow_cache")
+    with open(os.path.join(cache_dir, "scene.toml")) as f:
+        for line in f:
+            if line.startswith(("start =", "frames =", "fps =", "h =")):
+                say("toml", line.strip().replace(" ", ""))
+    check_frames(scene, slab, cache_dir, a.scale)
+    check_cancel(cache_dir, a.tools)
+    check_error(scene)
+
+
+main()
