@@ -182,9 +182,9 @@ func resumeSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, 
 	if err != nil {
 		return nil, 0, err
 	}
-	if frame >= sc.Frames {
+	if frame >= sc.Last() {
 		fmt.Fprintf(log, "snowsim: the checkpoint %s is at frame %d, past the last frame %d: nothing to do "+
-			"(give -frames to simulate more)\n", cps.path(frame), frame, sc.Frames)
+			"(give -frames to simulate more)\n", cps.path(frame), frame, sc.Last())
 		return nil, 0, nil
 	}
 	sim, err := simcore.Restore(sc.Config, st)

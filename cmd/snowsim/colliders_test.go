@@ -164,6 +164,51 @@ func TestColliderOutputErrors(t *testing.T) {
 	}
 }
 
+// One frame rule for every tool (issue 22's sixth failure): frame n is at n/fps. A
+// scene that starts at frame 1 (time.start = 1), as Blender's scenes do, writes frames
+// 1 to 3 (none numbered 0), each at n/fps, and meets a collider sequence that starts
+// at file 0001 (Blender's frame 1, voxelized) with the file of its own number.
+func TestSceneStartFollowsFrameNumbers(t *testing.T) {
+	dir := t.TempDir()
+	c0, size, v := geom.Vec3{0.1, 0.2, 0.2}, geom.Vec3{0.04, 0.3, 0.3}, geom.Vec3{0.5, 0, 0}
+	scenetest.WritePlateSequence(t, dir, c0, size, v, 10, 4, 0.02)
+	if err := os.Remove(filepath.Join(dir, "plate.0000.vdb")); err != nil { // Blender's scenes start at 1
+		t.Fatal(err)
+	}
+	text := colliderScene[:strings.Index(colliderScene, "[[collider]]")] +
+		"[[collider]]\nshape = \"vdb\"\npath = \"plate.####.vdb\"\n"
+	path := writeScene(t, dir, strings.Replace(text, "h = 0.04", "h = 0.02", 1))
+	out := filepath.Join(dir, "out")
+	var stderr bytes.Buffer
+	if code := run([]string{"-threads", "2", "-checkpoint", "0", "-set", "time.start=1", "-frames", "2", "-o", out, path}, &bytes.Buffer{}, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if names, _ := filepath.Glob(filepath.Join(out, "snow.*.prt")); len(names) != 3 || filepath.Base(names[0]) != "snow.0001.prt" {
+		t.Fatalf("wrote %v, want snow.0001.prt to snow.0003.prt", names)
+	}
+	for f := 1; f <= 3; f++ {
+		fr := readFrame(t, filepath.Join(out, frameName("snow.####.prt", f)))
+		frame, _ := fr.Header.Int64Meta("", "Frame")
+		at, _ := fr.Header.Float64Meta("", "Time")
+		if len(frame) != 1 || frame[0] != int64(f) || len(at) != 1 || math.Abs(at[0]-float64(f)/10) > 1e-9 {
+			t.Errorf("snow.%04d.prt: frame %v at %v s, want frame %d at %g s", f, frame, at, f, float64(f)/10)
+		}
+		m, err := meshfile.Read(filepath.Join(out, frameName("cols.####.obj", f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := c0.Add(v.Scale(float64(f) / 10)) // plate.000f.vdb's plate
+		if lo, _ := m.Bounds(); lo.Sub(c.Sub(size.Scale(0.5))).Norm() > 5e-5 {
+			t.Errorf("frame %d: plate from %v, want the box of centre %v and size %v", f, lo, c, size)
+		}
+	}
+	if code := run([]string{"-set", "time.start=-1", "-o", out, path}, &bytes.Buffer{}, &stderr); code != 2 && code != 1 {
+		t.Errorf("time.start = -1: exit %d", code)
+	} else if !strings.Contains(stderr.String(), "time.start: -1: must be >= 0") {
+		t.Errorf("time.start = -1: %s", stderr.String())
+	}
+}
+
 // A deforming VDB sequence is drawn and written too: each frame shows the plate of
 // the frame's own file (the sequence has the scene's frame rate), where it is.
 func TestLevelSetCollidersAreWrittenAndDrawn(t *testing.T) {

@@ -37,12 +37,13 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if r.cols, err = newColliderOutput(sc, opts.preview); err != nil {
 		return err
 	}
-	if err := r.write(0); err != nil {
+	sim.Time = float64(sc.Start) / sc.FPS
+	if err := r.write(sc.Start); err != nil {
 		return err
 	}
 	e := g.Config.Extent
-	fmt.Fprintf(log, "snowsim: ground of %s, %d x %d columns of %g m (%s), frames 1-%d at %g fps -> %s\n",
-		materialName(g.Config.Material), e.I1-e.I0, e.J1-e.J0, g.Config.Cell, sc.OutDir, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+	fmt.Fprintf(log, "snowsim: ground of %s, %d x %d columns of %g m (%s), frames %d-%d at %g fps -> %s\n",
+		materialName(g.Config.Material), e.I1-e.I0, e.J1-e.J0, g.Config.Cell, sc.OutDir, sc.Start+1, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
 	start := time.Now()
 	if err := r.frames(log); err != nil {
 		return err
@@ -65,15 +66,15 @@ type groundRun struct {
 	cols *colliderOutput // nil when neither the preview nor the scene wants the colliders' meshes
 }
 
-// frames simulates and writes frames 1 to the last, reporting progress.
+// frames simulates and writes the frames after the first, reporting progress.
 func (r *groundRun) frames(log io.Writer) error {
 	sc, sim := r.sc, r.sim
 	progress := cli.NewProgress(log)
 	defer progress.Done()
 	start := time.Now()
-	for f := 1; f <= sc.Frames; f++ {
+	for f := sc.Start + 1; f <= sc.Last(); f++ {
 		if _, err := collider.AdvanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS); err != nil {
-			return fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
+			return fmt.Errorf("frame %d: %v (frames %d-%d are written and valid)", f, err, sc.Start, f-1)
 		}
 		if err := r.write(f); err != nil {
 			return fmt.Errorf("frame %d: %v", f, err)
@@ -81,7 +82,7 @@ func (r *groundRun) frames(log io.Writer) error {
 		st := sim.Stats()
 		elapsed := time.Since(start)
 		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps  %d active columns  %d stored  %d spray  elapsed %s",
-			f, sc.Frames, sim.Time, st.Steps, st.ActiveColumns, sim.Field().StoredColumns(), sim.P.Len(), cli.Duration(elapsed)))
+			f, sc.Last(), sim.Time, st.Steps, st.ActiveColumns, sim.Field().StoredColumns(), sim.P.Len(), cli.Duration(elapsed)))
 	}
 	return nil
 }

@@ -24,13 +24,13 @@ func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if err != nil || r == nil {
 		return err
 	}
-	if first == 1 {
-		if err := r.write(0); err != nil {
+	if first == sc.Start+1 {
+		if err := r.write(sc.Start); err != nil {
 			return err
 		}
 	}
 	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
-		r.sim.P.Len(), sc.Config.H, first, sc.Frames, sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+		r.sim.P.Len(), sc.Config.H, first, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
 	return r.frames(first)
 }
 
@@ -58,7 +58,7 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	}
 	cps.removeTemporary()
 	r := &snowRun{sc: sc, opts: opts, cols: frameColumns(sc.Channels), cps: cps, log: log}
-	first := 1
+	first := sc.Start + 1
 	keepRest := hasColumn(r.cols, "RestPosition")
 	if opts.resume {
 		if r.sim, first, err = resumeSim(sc, cps, log); err != nil || r.sim == nil {
@@ -79,7 +79,7 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	return r, first, nil
 }
 
-// startSim seeds the scene's snow and prepares it for frame 0; with keepRest the
+// startSim seeds the scene's snow and prepares it for its first frame; with keepRest the
 // particles keep the positions they are seeded at, for the RestPosition column.
 func startSim(sc *scene.Scene, keepRest bool, cps *checkpoints, log io.Writer) (*simcore.Sim, error) {
 	p := &simcore.Particles{}
@@ -102,6 +102,7 @@ func startSim(sc *scene.Scene, keepRest bool, cps *checkpoints, log io.Writer) (
 	} else if n > 0 {
 		fmt.Fprintf(log, "snowsim: starting over: removed %d checkpoints of an earlier run from %s\n", n, sc.OutDir)
 	}
+	sim.Time = float64(sc.Start) / sc.FPS
 	sim.Prepare()
 	return sim, nil
 }
@@ -132,7 +133,7 @@ func (r *snowRun) frames(first int) error {
 	health := newSolverHealth(&sc.Config, sim)
 	start := time.Now()
 	var totalSteps int
-	for f := first; f <= sc.Frames; f++ {
+	for f := first; f <= sc.Last(); f++ {
 		steps, err := r.frame(f)
 		totalSteps += steps
 		if err != nil {
@@ -141,13 +142,13 @@ func (r *snowRun) frames(first int) error {
 		}
 		solver := health.afterFrame(f, steps, progress, r.log)
 		elapsed := time.Since(start)
-		eta := time.Duration(float64(elapsed) / float64(f-first+1) * float64(sc.Frames-f))
+		eta := time.Duration(float64(elapsed) / float64(f-first+1) * float64(sc.Last()-f))
 		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
-			f, sc.Frames, sim.Time, totalSteps, steps, solver, sim.P.Len(), cli.Duration(elapsed), cli.Duration(eta)))
+			f, sc.Last(), sim.Time, totalSteps, steps, solver, sim.P.Len(), cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
 	wall := time.Since(start).Seconds()
-	n := sc.Frames - first + 1
+	n := sc.Last() - first + 1
 	fmt.Fprintf(r.log, "snowsim: %d frames in %.1f s: %.2f s/frame, %.0f steps/frame, %.3g particle-steps/s\n",
 		n, wall, wall/float64(n), float64(totalSteps)/float64(n),
 		float64(totalSteps)*float64(sim.P.Len())/wall)
@@ -161,12 +162,12 @@ func (r *snowRun) frame(f int) (int, error) {
 	sc, sim := r.sc, r.sim
 	steps, err := collider.AdvanceTo(&sim.Time, sim.Advance, sc.Sequences, float64(f)/sc.FPS)
 	if err != nil {
-		return steps, fmt.Errorf("frame %d: %v (frames 0-%d are written and valid)", f, err, f-1)
+		return steps, fmt.Errorf("frame %d: %v (frames %d-%d are written and valid)", f, err, sc.Start, f-1)
 	}
 	if err := r.write(f); err != nil {
 		return steps, fmt.Errorf("frame %d: %v", f, err)
 	}
-	if every := r.opts.every; every > 0 && (f%every == 0 || f == sc.Frames) {
+	if every := r.opts.every; every > 0 && (f%every == 0 || f == sc.Last()) {
 		if err := r.cps.write(f, sim); err != nil {
 			return steps, fmt.Errorf("frame %d: %v", f, err)
 		}

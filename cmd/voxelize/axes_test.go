@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,25 +74,30 @@ func TestVoxelizeAxesFlags(t *testing.T) {
 	}
 }
 
-// A clip whose end is a whole frame in float32, as Blender writes key times, keeps
-// that frame (issue 22's fourth failure: 10/24 s in float32 is a millionth of a frame
-// short, and the last frame was dropped); a clip ending well between frames does not
-// gain one.
+// A clip whose ends are whole frames in float32, as Blender writes key times, keeps
+// those frames (issue 22's fourth failure: 10/24 s in float32 is a millionth of a
+// frame short, and the last frame was dropped); a clip ending well between frames
+// does not gain one. Frame n is at n/fps: Blender's frame 1, at 1/24 s in float32,
+// is frame 1 (issue 22's sixth failure: glTF frames were renumbered from 1 at the
+// clip's start, one off from Blender and from snowsim).
 func TestClipFramesFromFloat32Times(t *testing.T) {
 	for _, c := range []struct {
-		end  float32
-		fps  float64
-		want int
+		start, end  float32
+		fps         float64
+		first, last int
 	}{
-		{float32(10.0 / 24), 24, 11},
-		{float32(24.0 / 24), 24, 25},
-		{float32(1.0) - 1e-7, 24, 25}, // 0.99999994 s
-		{float32(249.0 / 30), 30, 250},
-		{float32(10.5 / 24), 24, 11},
-		{float32(10.99 / 24), 24, 11},
+		{0, float32(10.0 / 24), 24, 0, 10},
+		{float32(1.0 / 24), float32(24.0 / 24), 24, 1, 24},
+		{0, float32(1.0) - 1e-7, 24, 0, 24}, // 0.99999994 s
+		{float32(1.0 / 30), float32(249.0 / 30), 30, 1, 249},
+		{0, float32(10.5 / 24), 24, 0, 10},
+		{float32(0.5 / 24), float32(10.99 / 24), 24, 1, 10},
+		{float32(3.0 / 24), float32(3.0 / 24), 24, 3, 3},
+		{float32(3.2 / 24), float32(3.5 / 24), 24, 4, 4}, // shorter than a frame: one frame
 	} {
-		if got := clipFrames(float64(c.end), c.fps); got != c.want {
-			t.Errorf("a clip of %.9g s at %g fps: %d frames, want %d", c.end, c.fps, got, c.want)
+		first, last := clipFrames(float64(c.start), float64(c.end), c.fps)
+		if first != c.first || last != c.last {
+			t.Errorf("a clip of %.9g-%.9g s at %g fps: frames %d-%d, want %d-%d", c.start, c.end, c.fps, first, last, c.first, c.last)
 		}
 	}
 }
@@ -138,6 +144,14 @@ print("SNOWTOOLS", [act.name for act in bpy.data.actions])
 	if len(files) != 25 {
 		t.Fatalf("%d frames, want 25 (Blender's 1-25): %v", len(files), files)
 	}
+	// The files carry Blender's frame numbers, frame n at n/24 s (issue 22's sixth
+	// failure: they were renumbered from 1 at the clip's start).
+	if first, lastName := filepath.Base(files[0]), filepath.Base(files[24]); first != "two.0001.vdb" || lastName != "two.0025.vdb" {
+		t.Errorf("files %s to %s, want Blender's frames two.0001.vdb to two.0025.vdb", first, lastName)
+	}
+	if meta := readVDB(t, files[24]).Meta; meta["frame"] != int32(25) || math.Abs(meta["time"].(float64)-25.0/24) > 1e-12 {
+		t.Errorf("frame 25's metadata: %v, want frame 25 at %g s", meta, 25.0/24)
+	}
 	last := levelset.NewFloatSampler(readVDB(t, files[len(files)-1]).Grid("surface").Float)
 	// Blender's (x, y, z) is glTF's (x, z, -y): the mover ends at x = 2, the riser,
 	// from (0, 5, 0), at (0, 2, -5).
@@ -175,5 +189,40 @@ func TestVoxelizeNamesTheAssumedFrameRate(t *testing.T) {
 		if got := strings.Contains(log, "24 fps assumed"); got != c.note {
 			t.Errorf("%v: note %v, want %v: %s", c.args, got, c.note, log)
 		}
+	}
+}
+
+// -start renumbers the frames, each still the mesh of the source frame it replaces,
+// with its time at the new number over fps; -frames selects by the new numbers.
+func TestVoxelizeStartRenumbers(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "cube", 4, 0.05, 0) // cube1.obj .. cube4.obj, moving 5 cm a frame
+	out := filepath.Join(dir, "out", "cube.####.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.05", "-fps", "10", "-start", "1001", "-frames", "1002-1003", "-o", out, filepath.Join(dir, "cube1.obj")); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "out", "*.vdb"))
+	if len(files) != 2 || filepath.Base(files[0]) != "cube.1002.vdb" || filepath.Base(files[1]) != "cube.1003.vdb" {
+		t.Fatalf("wrote %v, want cube.1002.vdb and cube.1003.vdb", files)
+	}
+	renumbered := readVDB(t, files[0])
+	if renumbered.Meta["frame"] != int32(1002) || math.Abs(renumbered.Meta["time"].(float64)-100.2) > 1e-9 ||
+		!strings.Contains(renumbered.Meta["source"].(string), "cube2.obj") {
+		t.Errorf("frame 1002's metadata: %v, want frame 1002 at 100.2 s from cube2.obj", renumbered.Meta)
+	}
+	// The same mesh as the plain run's frame 2.
+	plain := filepath.Join(dir, "plain.####.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.05", "-fps", "10", "-frames", "2", "-o", plain, filepath.Join(dir, "cube1.obj")); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	a := levelset.NewFloatSampler(renumbered.Grid("surface").Float)
+	b := levelset.NewFloatSampler(readVDB(t, filepath.Join(dir, "plain.0002.vdb")).Grid("surface").Float)
+	for _, p := range []geom.Vec3{{0, 0, 0}, {0.1, 0.05, 0}, {0.3, 0.1, 0.1}} {
+		if a.Sample(p) != b.Sample(p) {
+			t.Errorf("at %v: phi %g renumbered, %g plain", p, a.Sample(p), b.Sample(p))
+		}
+	}
+	if code, log := runVoxelize(t, "-voxel", "0.05", "-start", "-1", filepath.Join(dir, "cube1.obj")); code != 2 || !strings.Contains(log, "-start -1: must be >= 0") {
+		t.Errorf("-start -1: exit %d, %s", code, log)
 	}
 }

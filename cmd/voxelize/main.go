@@ -41,27 +41,32 @@ Examples:
   voxelize -voxel 0.01 -fps 25 -o plough.####.vdb plough.####.obj
   voxelize -voxel 0.02 -up z -scale 0.01 -o wall.vdb wall.stl   a Z-up STL in centimetres
 
-Frame f is at (f - first)/fps seconds; -frames selects part of the sequence and
-gives the same files as a full run, so a long cache can be split over machines.
+Frame n is at n/fps seconds, as in snowsim and in Blender: a glTF's frames are
+numbered by their times (Blender's frame 1 is at 1/24 s at 24 fps, and is written
+as 0001), an OBJ or STL sequence's by its files; -start renumbers them. -frames
+selects part of the sequence (by those numbers) and gives the same files as a full
+run, so a long cache can be split over machines.
 `
 
 // settings is what the flags say.
 type settings struct {
-	input     string
-	output    string // file name, with a frame placeholder when there are several frames
-	voxel     float64
-	res       int
-	fps       float64
-	first     int // the frame range; 0, 0 for all
-	last      int
-	clip      string
-	band      int // 0: automatic
-	normals   voxelize.NormalMethod
-	sign      voxelize.SignMethod
-	threads   int
-	selection string    // the -frames text, for messages
-	axes      geom.Axes // -up and -scale
-	fpsGiven  bool      // -fps was on the command line
+	input      string
+	output     string // file name, with a frame placeholder when there are several frames
+	voxel      float64
+	res        int
+	fps        float64
+	first      int // the frame range; 0, 0 for all
+	last       int
+	clip       string
+	band       int // 0: automatic
+	normals    voxelize.NormalMethod
+	sign       voxelize.SignMethod
+	threads    int
+	selection  string    // the -frames text, for messages
+	axes       geom.Axes // -up and -scale
+	fpsGiven   bool      // -fps was on the command line
+	start      int       // -start: the first frame's number
+	startGiven bool
 }
 
 func main() {
@@ -81,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.Float64Var(&s.voxel, "voxel", 0, "voxel size `h` in metres")
 	fs.IntVar(&s.res, "res", 0, "instead of -voxel: `N` voxels across the longest side of the first frame's bounding box")
 	fs.Float64Var(&s.fps, "fps", 24, "frame `rate`, in frames per second")
+	fs.IntVar(&s.start, "start", 0, "number the first frame `N`, the others after it (default: the source's numbers: frame n of a glTF is the one at n/fps s, as Blender numbers it; an OBJ or STL sequence keeps its file numbers)")
 	frames := fs.String("frames", "", "voxelize only frames `A-B` (or a single frame A) of the sequence")
 	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` to play alone (default: every animation of the file, together)")
 	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement)")
@@ -100,6 +106,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	s.fpsGiven = fs.Given()["fps"]
+	s.startGiven = fs.Given()["start"]
 	if err := s.methods(*normals, *sign); err != nil {
 		return nil, err
 	}
@@ -139,6 +146,8 @@ func (s *settings) checkNumbers(given map[string]bool) error {
 		return fmt.Errorf("-band %d: must be >= 0 (0: automatic)", s.band)
 	case s.threads < 0:
 		return fmt.Errorf("-threads %d: must be >= 0 (0: all cores)", s.threads)
+	case s.start < 0:
+		return fmt.Errorf("-start %d: must be >= 0", s.start)
 	case !(s.axes.Scale > 0) || math.IsInf(s.axes.Scale, 0):
 		return fmt.Errorf("-scale %g: must be > 0", s.axes.Scale)
 	}

@@ -37,6 +37,9 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		// OBJ and STL carry no frame rate, and the velocities scale with it.
 		fmt.Fprintf(log, "voxelize: %s: OBJ and STL files carry no frame rate: %g fps assumed, which the velocities scale with; give the DCC's with -fps\n", src.Name(), s.fps)
 	}
+	if s.startGiven {
+		src = renumber(src, s.start)
+	}
 	all, run, err := selectFrames(s, src)
 	if err != nil {
 		return err
@@ -97,6 +100,9 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 // -frames selects.
 func selectFrames(s *settings, src source) (all, run []int, err error) {
 	all = src.Frames()
+	if all[0] < 0 {
+		return nil, nil, fmt.Errorf("%s starts at frame %d (%s): frame numbers must be >= 0: give -start", src.Name(), all[0], src.Origin(all[0]))
+	}
 	for i, f := range all {
 		if s.selection == "" || (f >= s.first && f <= s.last) {
 			run = append(run, i)
@@ -176,7 +182,7 @@ func (v *frameVoxelizer) voxelize(i int) (*vdb.File, *voxelize.Volumes, error) {
 	}
 	v.meshes.forget(v.all, i)
 	file := colliderFile(col, frameMeta{
-		frame: frame, time: float64(frame-v.all[0]) / s.fps, fps: s.fps,
+		frame: frame, time: float64(frame) / s.fps, fps: s.fps,
 		source: v.src.Origin(frame), band: band,
 	})
 	return file, col, nil

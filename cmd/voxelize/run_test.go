@@ -64,7 +64,7 @@ func TestVoxelizeOBJSequence(t *testing.T) {
 	t.Log(log)
 	for f := 1; f <= 4; f++ {
 		file := readVDB(t, filepath.Join(dir, "out", fmt.Sprintf("cube.%04d.vdb", f)))
-		if file.Meta["frame"] != int32(f) || file.Meta["fps"] != 10.0 || math.Abs(file.Meta["time"].(float64)-float64(f-1)/10) > 1e-12 {
+		if file.Meta["frame"] != int32(f) || file.Meta["fps"] != 10.0 || math.Abs(file.Meta["time"].(float64)-float64(f)/10) > 1e-12 {
 			t.Errorf("frame %d metadata: %v", f, file.Meta)
 		}
 		surface, velocity, normal := file.Grid("surface"), file.Grid("velocity"), file.Grid("normal")

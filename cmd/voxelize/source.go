@@ -14,8 +14,9 @@ import (
 )
 
 // source is an animated mesh: numbered frames that each give a mesh of the same
-// topology. Frame f is at (f - first)/fps seconds, first being the source's first
-// frame, whatever part of it a run voxelizes.
+// topology. Frame n is at n/fps seconds, the rule of every file the tools read and
+// write: a glTF's frames are numbered by their times (Blender writes its frame 1 at
+// 1/24 s at 24 fps), an OBJ or STL sequence's by its file names.
 type source interface {
 	Frames() []int                      // every frame the source holds, ascending
 	Mesh(frame int) (*geom.Mesh, error) // positions and triangles, no velocities
@@ -46,13 +47,13 @@ func openSource(path string, fps float64, clip string) (source, error) {
 	return &fileSequence{pattern: path, frames: frames}, nil
 }
 
-// gltfSource samples one clip of a glTF scene at fps.
+// gltfSource samples the animations of a glTF scene at fps: frame n at n/fps s.
 type gltfSource struct {
 	path  string
 	scene *gltf.Scene
-	clip  int // -1: the scene has no animation
-	start float64
+	clip  int // an animation, or gltf.AllClips or gltf.RestPose
 	fps   float64
+	first int // the first frame's number
 	count int
 }
 
@@ -79,8 +80,9 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 		for _, c := range clips[1:] {
 			start, end = min(start, c.Start), max(end, c.End)
 		}
-		s.start = start
-		s.count = clipFrames(end-start, fps)
+		var last int
+		s.first, last = clipFrames(start, end, fps)
+		s.count = last - s.first + 1
 	}
 	return s, nil
 }
@@ -105,29 +107,31 @@ func (s *gltfSource) clipNote() string {
 		strings.Join(slices.Delete(names, s.clip, s.clip+1), ", "))
 }
 
-// keyTimeTolerance is how far from a whole frame, in frames, a clip's end may fall
+// keyTimeTolerance is how far from a whole frame, in frames, a clip's ends may fall
 // and still count as that frame: glTF stores key times as float32, so Blender's
 // frame 24 at 24 fps comes as 0.99999994 or 1.0000001 s, and frame 10 as
 // 0.41666666 s, a millionth of a frame short of 10/24 s.
 const keyTimeTolerance = 1e-3
 
-// clipFrames returns how many frames 1..n cover a clip of the given duration at fps:
-// the last at or just before its end, an end within keyTimeTolerance of a frame
-// counting as that frame.
-func clipFrames(duration, fps float64) int {
-	return int(math.Floor(duration*fps+keyTimeTolerance)) + 1
+// clipFrames returns the first and last frames (frame n at n/fps s) inside a clip
+// from start to end seconds, an end within keyTimeTolerance of a frame counting as
+// that frame. A clip shorter than a frame gives its first frame alone.
+func clipFrames(start, end, fps float64) (first, last int) {
+	first = int(math.Ceil(start*fps - keyTimeTolerance))
+	last = int(math.Floor(end*fps + keyTimeTolerance))
+	return first, max(first, last)
 }
 
 func (s *gltfSource) Frames() []int {
 	f := make([]int, s.count)
 	for i := range f {
-		f[i] = i + 1
+		f[i] = s.first + i
 	}
 	return f
 }
 
 func (s *gltfSource) Mesh(frame int) (*geom.Mesh, error) {
-	return s.scene.Mesh(s.clip, s.start+float64(frame-1)/s.fps)
+	return s.scene.Mesh(s.clip, float64(frame)/s.fps)
 }
 
 func (s *gltfSource) Name() string {
@@ -142,7 +146,38 @@ func (s *gltfSource) Name() string {
 
 // Origin names the file, the clip and the time sampled.
 func (s *gltfSource) Origin(frame int) string {
-	return fmt.Sprintf("%s at %.6g s", s.Name(), s.start+float64(frame-1)/s.fps)
+	return fmt.Sprintf("%s at %.6g s", s.Name(), float64(frame)/s.fps)
+}
+
+// renumbered is a source whose frames are numbered from first on (-start), each
+// still the mesh of the source's frame it replaces.
+type renumbered struct {
+	source
+	shift int // added to the source's numbers
+}
+
+// renumber returns src with its first frame numbered first.
+func renumber(src source, first int) source {
+	shift := first - src.Frames()[0]
+	if shift == 0 {
+		return src
+	}
+	return &renumbered{src, shift}
+}
+
+func (r *renumbered) Frames() []int {
+	f := r.source.Frames()
+	for i := range f {
+		f[i] += r.shift
+	}
+	return f
+}
+
+func (r *renumbered) Mesh(frame int) (*geom.Mesh, error) { return r.source.Mesh(frame - r.shift) }
+
+// Origin names the source frame as well: the number moved.
+func (r *renumbered) Origin(frame int) string {
+	return fmt.Sprintf("%s (source frame %d)", r.source.Origin(frame-r.shift), frame-r.shift)
 }
 
 // fileSequence is one mesh file per frame.

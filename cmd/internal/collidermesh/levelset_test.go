@@ -12,7 +12,7 @@ import (
 )
 
 // The plate of the level-set tests, as scenetest.WritePlateSequence voxelizes it:
-// 4 x 30 x 40 cm, centred at plateCentre in frame 1, moving at plateVelocity, one
+// 4 x 30 x 40 cm, centred at plateCentre in frame 0, moving at plateVelocity, one
 // file per 0.1 s, voxels of 1 cm.
 var (
 	plateCentre   = geom.Vec3{0.3, 0.5, 0.5}
@@ -77,11 +77,11 @@ func TestStillAndKeyedLevelSetBodies(t *testing.T) {
 	sc := readScene(t, writeScene(t, dir, `
 [[collider]]
 shape = "vdb"
-path = "plate.0001.vdb"
+path = "plate.0000.vdb"
 
 [[collider]]
 shape = "vdb"
-path = "plate.0001.vdb"
+path = "plate.0000.vdb"
 `+scenetest.TurnAboutY("[0, 0, 0]", "[0, 0.2, 0]")))
 	still, keyed := sc.Bodies[0:1], sc.Bodies[1:2]
 	m := meshAt(t, still, 0.7, Box(sc))

@@ -21,8 +21,8 @@ func Read(path string) (*geom.Mesh, error) {
 }
 
 // ReadAt reads the mesh in path; for a glTF scene, posed by its animation clip (by
-// name; "" for the first) at time t seconds, or in its rest pose for t < 0. Other
-// formats have no animation: clip must be "" and t negative.
+// name; "" for all of them together) at time t seconds, or in its rest pose for
+// t < 0. Other formats have no animation: clip must be "" and t negative.
 func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
@@ -37,7 +37,7 @@ func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 			}
 			return scene.Mesh(-1, 0)
 		}
-		index := 0
+		index := gltf.AllClips // as voxelize plays them: Blender writes one per action
 		if clip != "" {
 			if index, err = scene.ClipByName(clip); err != nil {
 				return nil, err

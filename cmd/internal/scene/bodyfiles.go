@@ -22,7 +22,8 @@ func (l *loader) file(k *shapeKeys, key string) (string, error) {
 }
 
 // mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
-// animation, default the first), else in its rest pose.
+// animation, default all of them together, as voxelize plays them), else in its
+// rest pose.
 func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
 	clip, t := "", -1.0
 	set(&clip, k.Clip)

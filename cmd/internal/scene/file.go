@@ -37,6 +37,7 @@ type domainKeys struct {
 
 type timeKeys struct {
 	FPS       *float64 `toml:"fps"`
+	Start     *int     `toml:"start"` // the first frame's number
 	Frames    *int     `toml:"frames"`
 	CFL       *float64 `toml:"cfl"`
 	WaveCells *float64 `toml:"wave_cells"`
@@ -123,7 +124,7 @@ type shapeKeys struct {
 	Path   *string    `toml:"path"`  // mesh or VDB file, relative to the scene's folder
 	Grid   *string    `toml:"grid"`  // VDB level set grid name (default "surface", else the first level set)
 	Voxel  *float64   `toml:"voxel"` // a mesh collider is voxelized at this size (default h/2)
-	Clip   *string    `toml:"clip"`  // a glTF mesh posed by this animation (default the first)...
+	Clip   *string    `toml:"clip"`  // a glTF mesh posed by this animation (default all together)...
 	Time   *float64   `toml:"time"`  // ... at this time (s); without, its rest pose
 }
 
@@ -150,7 +151,7 @@ type colliderKeys struct {
 	Friction *float64   `toml:"friction"`
 	Mode     *string    `toml:"mode"`
 	FPS      *float64   `toml:"fps"`   // a VDB sequence's frame rate (default: the files' own)
-	Start    *float64   `toml:"start"` // the scene time of a VDB sequence's first file
+	Start    *float64   `toml:"start"` // the scene time of a VDB sequence's first file (default: its number / fps)
 	Keys     []keyKeys  `toml:"key"`   // a rigid motion
 }
 

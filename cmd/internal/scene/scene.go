@@ -17,7 +17,8 @@ import (
 type Scene struct {
 	Config    simcore.Config
 	FPS       float64
-	Frames    int // frames after the first (frame 0 is the initial state)
+	Start     int // the first frame's number: its initial state, at Start/FPS seconds
+	Frames    int // frames after the first
 	OutDir    string
 	Pattern   string // file name with #### or %04d for the frame number
 	Sources   []simcore.Source
@@ -48,6 +49,11 @@ type GroundScene struct {
 	Touched   bool   // write only the columns the simulation created
 	Low, High float64
 }
+
+// Last returns the last frame's number. Frame n is at n/FPS seconds, in every file
+// the tools read or write: a scene that starts at frame 1 starts at 1/FPS s, as
+// Blender's frame 1 does.
+func (sc *Scene) Last() int { return sc.Start + sc.Frames }
 
 // Read decodes, loads and validates a scene. name is the scene file's path: errors
 // start with it, and the files the scene names are found from its folder (a name
@@ -117,6 +123,10 @@ func framesAndOutput(f *sceneFile, pattern string) (*Scene, error) {
 	set(&sc.Frames, f.Time.Frames)
 	if sc.Frames < 1 {
 		return nil, keyError("time.frames", "%d: must be >= 1", sc.Frames)
+	}
+	set(&sc.Start, f.Time.Start)
+	if sc.Start < 0 {
+		return nil, keyError("time.start", "%d: must be >= 0", sc.Start)
 	}
 	set(&sc.OutDir, f.Output.Dir)
 	set(&sc.Pattern, f.Output.Pattern)

@@ -11,7 +11,8 @@ import (
 )
 
 // sequence loads a deforming collider from the VDB files voxelize writes (grids
-// "surface" and "velocity"): file n is the keyframe at start + (n - first)/fps, read
+// "surface" and "velocity"): file n is the keyframe at n/fps seconds (or, with the
+// key start, at start + (n - first)/fps, first being the first file's number), read
 // when the simulation gets there. The first file is read now: for its frame rate, and
 // to find a wrong file before the simulation starts.
 func (l *loader) sequence(ck *colliderKeys, key string, contact collider.Surface) (*collider.Sequence, error) {
@@ -36,7 +37,7 @@ func (l *loader) sequence(ck *colliderKeys, key string, contact collider.Surface
 	if !(fps > 0) || math.IsInf(fps, 0) {
 		return nil, keyError(key+".fps", "%g: must be > 0", fps)
 	}
-	start := 0.0
+	start := float64(frames[0].Number) / fps // file n is at n/fps, as in every file the tools write
 	if ck.Start != nil {
 		if start = *ck.Start; math.IsNaN(start) || math.IsInf(start, 0) {
 			return nil, keyError(key+".start", "%g: must be finite", start)

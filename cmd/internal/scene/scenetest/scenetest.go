@@ -39,12 +39,13 @@ func WriteBoxOBJ(t testing.TB, path string, lo, hi geom.Vec3) {
 }
 
 // WritePlateSequence writes, as voxelize would, the collider files of a plate (a box
-// of the given size) whose centre starts at c0 and moves at v, at fps, frames 1..n.
+// of the given size) whose centre starts at c0 and moves at v, at fps: frames 0..n-1,
+// frame f at f/fps seconds as voxelize numbers them.
 func WritePlateSequence(t testing.TB, dir string, c0, size, v geom.Vec3, fps float64, n int, h float64) {
 	t.Helper()
 	half := size.Scale(0.5)
-	for f := 1; f <= n; f++ {
-		c := c0.Add(v.Scale(float64(f-1) / fps))
+	for f := range n {
+		c := c0.Add(v.Scale(float64(f) / fps))
 		obj := filepath.Join(dir, "plate.obj")
 		WriteBoxOBJ(t, obj, c.Sub(half), c.Add(half))
 		m, err := meshfile.Read(obj)
@@ -60,7 +61,7 @@ func WritePlateSequence(t testing.TB, dir string, c0, size, v geom.Vec3, fps flo
 			t.Fatal(err)
 		}
 		file := &vdb.File{
-			Meta: vdb.Metadata{"frame": int32(f), "fps": fps, "time": float64(f-1) / fps},
+			Meta: vdb.Metadata{"frame": int32(f), "fps": fps, "time": float64(f) / fps},
 			Grids: []*vdb.Grid{
 				{Name: "surface", Class: vdb.LevelSet, Float: col.Surface},
 				{Name: "velocity", VectorType: "contravariant relative", Vec3: col.Velocity},
