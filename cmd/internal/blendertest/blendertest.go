@@ -41,14 +41,21 @@ const Marker = "SNOWTOOLS "
 // with the marker removed. The test fails if Blender fails or the script raises.
 func Run(tb testing.TB, script string, args ...string) []string {
 	tb.Helper()
-	blender := Need(tb)
 	file := filepath.Join(tb.TempDir(), "judge.py")
 	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+	return RunFile(tb, file, nil, args...)
+}
+
+// RunFile is Run for a script that is a file already, such as a test driver kept in
+// the repository; env adds "NAME=value" entries to Blender's environment.
+func RunFile(tb testing.TB, file string, env []string, args ...string) []string {
+	tb.Helper()
+	blender := Need(tb)
 	// Without --python-exit-code, a script that raises leaves Blender's status 0.
 	cmd := exec.Command(blender, append([]string{"-b", "--factory-startup", "--python-exit-code", "3", "--python", file, "--"}, args...)...)
-	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	cmd.Env = append(append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1"), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		tb.Fatalf("blender %s: %v\n%s", filepath.Base(file), err, out)

@@ -11,6 +11,7 @@ mapping Blender's glTF and OBJ exporters apply with their Y-up defaults, and the
 inverse of ``export -up z -scale scale_length``. This module needs no bpy, so the
 mapping can be read and checked on its own.
 """
+import struct
 
 
 def to_tools(point, scale):
@@ -37,3 +38,15 @@ def fps(render):
     """Frames per second of a scene's render settings (fps / fps_base: 29.97 is
     30 / 1.001)."""
     return render.fps / render.fps_base
+
+
+def decimal(x):
+    """The shortest decimal that reads back as the float32 x. Blender's float
+    properties are float32: the 0.05 typed into a field holds 0.0500000007, and the
+    scene file should say 0.05."""
+    single = struct.unpack("<f", struct.pack("<f", x))[0]
+    for digits in range(1, 10):
+        d = float("%.*g" % (digits, x))
+        if struct.unpack("<f", struct.pack("<f", d))[0] == single:
+            return d
+    return x

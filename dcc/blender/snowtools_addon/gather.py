@@ -17,11 +17,11 @@ class BakeError(Exception):
 
 class Bake:
     """What gather() found and wrote: the cache folder, the frame range, whether
-    there are colliders to voxelize, the unit scale and the frame rate."""
+    there are colliders to voxelize, the unit scale, the frame rate and h."""
 
-    def __init__(self, cache_dir, start, end, colliders, scale, fps):
+    def __init__(self, cache_dir, start, end, colliders, scale, fps, h):
         self.cache_dir, self.start, self.end = cache_dir, start, end
-        self.colliders, self.scale, self.fps = colliders, scale, fps
+        self.colliders, self.scale, self.fps, self.h = colliders, scale, fps, h
 
     def path(self, rel):
         return os.path.join(self.cache_dir, rel)
@@ -46,13 +46,15 @@ def gather(context):
     colliders = properties.marked(scene, "COLLIDER")
     if not snow:
         raise BakeError("No snow: select mesh objects and press Mark as snow")
-    scale = scene.unit_settings.scale_length
+    scale = axes.decimal(scene.unit_settings.scale_length)
     fps = axes.fps(scene.render)
     folder = cache_folder(scene)
     os.makedirs(os.path.join(folder, cache.SNOW_DIR), exist_ok=True)
-    bake = Bake(folder, start, end, bool(colliders), scale, fps)
+    bake = Bake(folder, start, end, bool(colliders), scale, fps, axes.decimal(s.h))
 
     frame_before = scene.frame_current
+    selected = [o for o in context.view_layer.objects if o.select_get()]
+    active = context.view_layer.objects.active
     try:
         scene.frame_set(start + 1)
         ahead = {o.name: _centre(o) for o in snow}
@@ -63,9 +65,10 @@ def gather(context):
         lo, hi = _domain(scene, bake, snow, colliders)
     finally:
         scene.frame_set(frame_before)
+        _select_only(context, selected, active)
 
     sim = scene_file.Scene(
-        domain_min=lo, domain_max=hi, h=s.h, fps=fps, start=start, frames=end - start,
+        domain_min=lo, domain_max=hi, h=bake.h, fps=fps, start=start, frames=end - start,
         snow=sources, colliders=cache.COLLIDERS.replace(os.sep, "/") if colliders else "",
         comment="Written by the snowtools Blender add-on from %s, frames %d-%d.\n"
                 "Tools' axes: Y up, metres (Blender's x, z, -y times the unit scale %r)."
@@ -73,7 +76,7 @@ def gather(context):
     with open(bake.path(cache.SCENE), "w", encoding="utf-8") as f:
         f.write(scene_file.toml_text(sim))
     with open(bake.path(cache.BAKE_INFO), "w", encoding="utf-8") as f:
-        json.dump({"start": start, "end": end, "scale": scale, "fps": fps, "h": s.h}, f)
+        json.dump({"start": start, "end": end, "scale": scale, "fps": fps, "h": bake.h}, f)
     return bake
 
 
@@ -126,16 +129,17 @@ def _domain(scene, bake, snow, colliders):
     grown by the margin."""
     s = scene.snowtools
     if s.domain_object:
-        lo, hi = _bounds([s.domain_object])
-        return axes.box_to_tools(lo, hi, bake.scale)
+        lo, hi = axes.box_to_tools(*_bounds([s.domain_object]), bake.scale)
+        return tuple(round(v, 6) for v in lo), tuple(round(v, 6) for v in hi)
     lo, hi = _bounds(snow)
     for f in range(bake.start, bake.end + 1) if colliders else ():
         scene.frame_set(f)
         clo, chi = _bounds(colliders)
         lo, hi = Vector(map(min, lo, clo)), Vector(map(max, hi, chi))
     tlo, thi = axes.box_to_tools(lo, hi, bake.scale)
-    m = s.margin
-    return tuple(v - m for v in tlo), tuple(v + m for v in thi)
+    # Micrometres: mathutils' float32 leaves 4.7499998938 where the box says 4.75.
+    m = axes.decimal(s.margin)
+    return tuple(round(v - m, 6) for v in tlo), tuple(round(v + m, 6) for v in thi)
 
 
 def _bounds(objs):
@@ -145,9 +149,11 @@ def _bounds(objs):
             Vector(max(c[i] for c in corners) for i in range(3)))
 
 
-def _select_only(context, objs):
+def _select_only(context, objs, active=None):
+    """Selects objs alone (the exporters write the selection) and makes active (or
+    the first of objs) the active object."""
     for o in context.view_layer.objects:
         o.select_set(False)
     for o in objs:
         o.select_set(True)
-    context.view_layer.objects.active = objs[0]
+    context.view_layer.objects.active = active or (objs[0] if objs else None)

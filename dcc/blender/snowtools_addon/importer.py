@@ -189,7 +189,7 @@ def _fill(mesh, m):
         mesh.loops.foreach_set("vertex_index", m.faces.ravel())
         mesh.polygons.add(tris)
         mesh.polygons.foreach_set("loop_start", np.arange(0, 3 * tris, 3, dtype=np.int32))
-        if not mesh.polygons.bl_rna.properties["loop_total"].is_readonly:  # Blender 3.x
+        if not bpy.types.MeshPolygon.bl_rna.properties["loop_total"].is_readonly:  # Blender 3.x
             mesh.polygons.foreach_set("loop_total", np.full(tris, 3, dtype=np.int32))
     if "id" in m.vertex:
         # Blender's own name for stable point IDs (Geometry Nodes' random values use it).

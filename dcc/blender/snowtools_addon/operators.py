@@ -57,8 +57,8 @@ def _prepare(op, context):
         op.report({"ERROR"}, str(e))
         return None
     s = context.scene.snowtools
-    steps = plan.steps(tools, bake.cache_dir, h=s.h, fps=bake.fps, scale=bake.scale,
-                       colliders=bake.colliders, outputs=s.outputs)
+    steps = plan.steps(tools, bake.cache_dir, h=bake.h, fps=bake.fps, scale=bake.scale,
+                       start=bake.start, colliders=bake.colliders, outputs=s.outputs)
     return Pipeline(steps), bake
 
 

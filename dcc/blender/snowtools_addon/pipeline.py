@@ -7,7 +7,7 @@ it until the end, for scripts and headless runs. The tools are started without a
 shell (``export`` is also a shell builtin), by their full path and an argument list.
 
 Progress: every tool prints a line per frame with "done/total" in it (snowsim
-"frame 5/24 ...", voxelize "[###...] 3/10 frame ...", export "frame 12  3/10 ...");
+"frame 5/24 ..." from its first frame, voxelize "[###...] 3/10 frame ...", export "frame 12  3/10 ...");
 the first such pair in a line gives the step's fraction. Errors: a tool that fails
 prints "name: message" last, and exits 1 (or 2 for a usage error); ToolError carries
 that message. No bpy here.
@@ -33,18 +33,24 @@ class Step:
     cwd: str
     weight: float = 1.0   # its share of the whole bake's progress bar
     clears: list = field(default_factory=list)  # #### patterns emptied before it runs
+    origin: int = 0       # the progress count that means "nothing done" (snowsim: its first frame)
 
 
 class ToolError(Exception):
     """A tool failed; the message is the tool's own (its last "name: ..." line)."""
 
 
-def progress_fraction(line):
-    """The fraction done that a progress line states (its first "n/N"), or None."""
+def progress_fraction(line, origin=0):
+    """The fraction done that a progress line states: its first "n/N" as
+    (n - origin) / (N - origin), or None. snowsim counts frames start+1..last
+    ("frame 1005/1048"), so its origin is the first frame."""
     m = _FRACTION.search(line)
-    if not m or int(m.group(2)) == 0:
+    if not m:
         return None
-    return min(1.0, int(m.group(1)) / int(m.group(2)))
+    done, total = int(m.group(1)) - origin, int(m.group(2)) - origin
+    if total <= 0:
+        return None
+    return min(1.0, max(0.0, done / total))
 
 
 def failure_message(label, argv, code, lines):
@@ -131,7 +137,7 @@ class Pipeline:
         for line in run.new_lines():
             self.log.append(line)
             run.tail.append(line)
-            f = progress_fraction(line)
+            f = progress_fraction(line, run.step.origin)
             if f is not None:
                 self.step_fraction = f
                 self.status = "%s: %s" % (run.step.label, line.strip())

@@ -20,9 +20,9 @@ from .pipeline import Step
 _WEIGHTS = {"voxelize": 1.0, "snowsim": 6.0, "export": 1.0}
 
 
-def steps(tools, cache_dir, *, h, fps, scale, colliders, outputs):
-    """The Steps of a bake. tools: {name: full path}; outputs: a subset of
-    cache.OUTPUTS' keys, run in that table's order."""
+def steps(tools, cache_dir, *, h, fps, scale, start, colliders, outputs):
+    """The Steps of a bake. tools: {name: full path}; start: the first frame;
+    outputs: a subset of cache.OUTPUTS' keys, run in that table's order."""
     def path(rel):
         return os.path.join(cache_dir, rel)
 
@@ -34,7 +34,7 @@ def steps(tools, cache_dir, *, h, fps, scale, colliders, outputs):
                                       "-scale", repr(scale), "-o", vdbs, path(cache.COLLIDER_GLTF)],
                          cache_dir, _WEIGHTS["voxelize"], clears=[vdbs]))
     plan.append(Step("snowsim", [tools["snowsim"], "-o", os.path.dirname(particles), path(cache.SCENE)],
-                     cache_dir, _WEIGHTS["snowsim"], clears=[particles]))
+                     cache_dir, _WEIGHTS["snowsim"], clears=[particles], origin=start))
     for kind, (to, rel) in cache.OUTPUTS.items():
         if kind not in outputs:
             continue
