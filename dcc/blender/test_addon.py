@@ -5,7 +5,7 @@
 
 It installs the add-on from this folder as a user would (a zip through
 Preferences > Add-ons > Install), builds a small scene in code (a 20 cm snow cube
-falling onto a slab that rises 10 cm over frames 1-7), bakes it through the add-on's
+falling onto a slab that an armature's bone raises 10 cm over frames 1-7), bakes it through the add-on's
 operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to judge:
 the imported points against snowsim's PRT particles, the surface's and the volume's
 bounds against the points, the volume's frame, the snow above the slab. It also
@@ -62,7 +62,8 @@ def _raise(e):
 
 def build_scene(work, scale):
     """The test scene, in Blender units of `scale` metres: the cube and the slab, marked
-    through the add-on's operators, and the panel's settings."""
+    through the add-on's operators (the slab is selected and active when marked),
+    and the panel's settings."""
     bpy.ops.object.select_all(action="SELECT")
     bpy.ops.object.delete()
     scene = bpy.context.scene
@@ -70,16 +71,26 @@ def build_scene(work, scale):
     scene.render.fps, scene.render.fps_base = FPS, 1.0
     scene.frame_start, scene.frame_end = START, END
 
+    # The slab rises on a bone, as a character's mesh moves: the add-on must export
+    # the armature with it, or the slab stays down.
+    bpy.ops.object.armature_add(location=(0, 0, 0))
+    rig = bpy.context.object
+    rig.name = "rig"
+    bone = rig.pose.bones[0]  # its Y axis is the world's Z
+    bone.keyframe_insert("location", frame=START)
+    bone.location.y = (SLAB_TOP[1] - SLAB_TOP[0]) / scale
+    bone.keyframe_insert("location", frame=END)
+    for fc in rig.animation_data.action.fcurves:
+        for k in fc.keyframe_points:
+            k.interpolation = "LINEAR"
     bpy.ops.mesh.primitive_cube_add(size=1.0, location=(0, 0, (SLAB_TOP[0] - 0.05) / scale))
     slab = bpy.context.object
     slab.name = "slab"
     slab.scale = (1.0 / scale, 1.0 / scale, 0.1 / scale)  # 1 m x 1 m x 10 cm
-    slab.keyframe_insert("location", frame=START)
-    slab.location.z = (SLAB_TOP[1] - 0.05) / scale
-    slab.keyframe_insert("location", frame=END)
-    for fc in slab.animation_data.action.fcurves:
-        for k in fc.keyframe_points:
-            k.interpolation = "LINEAR"
+    group = slab.vertex_groups.new(name=bone.name)
+    group.add(range(len(slab.data.vertices)), 1.0, "REPLACE")
+    slab.modifiers.new("rig", "ARMATURE").object = rig
+    slab.parent = rig
     bpy.ops.snowtools.mark(role="COLLIDER")
 
     bpy.ops.mesh.primitive_cube_add(size=CUBE / scale, location=(0, 0, CUBE_Z / scale))

@@ -104,9 +104,13 @@ def _snow_source(context, bake, index, obj, centre_next_frame):
 def _export_colliders(context, bake, colliders):
     """Writes the colliders with their animation sampled at every frame of the range
     (glTF: Y up; Blender units, which voxelize -scale turns into metres). Frame N's
-    pose is at time N/fps in the file."""
+    pose is at time N/fps in the file. Object keys, parents, armatures and shape keys
+    all move them."""
     scene = context.scene
-    _select_only(context, colliders)
+    # A character's mesh moves by its armature: the exporter writes the skin only
+    # when the armature is exported too (else the mesh stays in its rest pose).
+    rigs = {o.find_armature() for o in colliders} - {None}
+    _select_only(context, colliders + sorted(rigs, key=lambda o: o.name))
     saved = scene.frame_start, scene.frame_end
     scene.frame_start, scene.frame_end = bake.start, bake.end
     try:

@@ -148,6 +148,7 @@ class Pipeline:
         if code != 0:
             raise ToolError(failure_message(run.step.label, run.step.argv, code, run.tail))
         self.index += 1
+        self.step_fraction = 0.0
         self.status = "done" if self.done else "finished " + run.step.label
         return self.done
 
@@ -162,7 +163,9 @@ class Pipeline:
         temporaries of the interrupted frame are removed here."""
         self.cancelled = True
         run, self.running = self.running, None
+        self.status = "cancelled"
         if run is None:
+            self.index = len(self.steps)
             return
         run.proc.terminate()
         try:

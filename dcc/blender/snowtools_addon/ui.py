@@ -17,29 +17,36 @@ class SNOWTOOLS_PT_panel(bpy.types.Panel):
         s = scene.snowtools
         wm = context.window_manager
 
+        layout.label(text="Mark the selected meshes as:")
         row = layout.row(align=True)
-        row.operator("snowtools.mark", text="Mark as snow", icon="FREEZE").role = "SNOW"
-        row.operator("snowtools.mark", text="Mark as collider", icon="MOD_PHYSICS").role = "COLLIDER"
+        row.operator("snowtools.mark", text="Snow", icon="FREEZE").role = "SNOW"
+        row.operator("snowtools.mark", text="Collider", icon="MOD_PHYSICS").role = "COLLIDER"
+        box = layout.box()
+        listed = False
         for role, icon in (("SNOW", "FREEZE"), ("COLLIDER", "MOD_PHYSICS")):
             for obj in properties.marked(scene, role):
-                row = layout.row(align=True)
+                row = box.row(align=True)
                 row.label(text=obj.name, icon=icon)
                 row.operator("snowtools.unmark", text="", icon="X", emboss=False).name = obj.name
+                listed = True
+        if not listed:
+            box.label(text="Nothing marked yet")
 
         col = layout.column()
+        col.use_property_split = True
+        col.use_property_decorate = False
         col.prop(s, "cache_dir")
-        col.prop(s, "h")
+        col.prop(s, "h", text="h (m)")
         col.prop(s, "material")
-        col.prop(s, "use_scene_range")
+        col.prop(s, "use_scene_range", text="Scene range")
         if not s.use_scene_range:
-            row = col.row(align=True)
-            row.prop(s, "frame_start")
-            row.prop(s, "frame_end")
-        col.prop(s, "domain_object")
+            col.prop(s, "frame_start")
+            col.prop(s, "frame_end")
+        col.prop(s, "domain_object", text="Domain")
         if not s.domain_object:
             col.prop(s, "margin")
-        col.label(text="Outputs:")
-        col.row().prop(s, "outputs")
+        layout.label(text="Outputs:")
+        layout.row().prop(s, "outputs")
 
         row = layout.row(align=True)
         row.scale_y = 1.4
