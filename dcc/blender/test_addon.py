@@ -15,6 +15,7 @@ import argparse
 import os
 import shutil
 import struct
+import subprocess
 import sys
 import time
 import zlib
@@ -221,6 +222,46 @@ def check_frames(scene, slab, cache_dir, scale):
     say("cube", "%.4g" % np.abs(bl - c).max(axis=0).max(), "%.4g" % np.abs(bl.mean(axis=0) - c).max())
 
 
+RENDER_PROBE = """
+import bpy
+def report(scene, *_):
+    pts = [o for o in scene.objects if o.get("snowtools_kind") == "points"][0]
+    v = pts.matrix_world @ pts.data.vertices[0].co
+    print("SNOWTOOLS rendered", scene.frame_current, len(pts.data.vertices), v.x, v.y, v.z, flush=True)
+bpy.app.handlers.render_post.append(report)
+scene = bpy.context.scene
+scene.render.engine = "CYCLES"
+scene.cycles.samples = 1
+scene.cycles.use_denoising = False  # Debian builds Blender without OpenImageDenoise
+scene.render.resolution_x = scene.render.resolution_y = 16
+scene.render.filepath = "//render/f"
+camera = bpy.data.objects.new("camera", bpy.data.cameras.new("camera"))
+scene.collection.objects.link(camera)
+camera.location = (0, -3 / scene.unit_settings.scale_length, 0.5 / scene.unit_settings.scale_length)
+camera.rotation_euler = (1.5708, 0, 0)
+scene.camera = camera
+"""
+
+
+def check_render(work, cache_dir, scale, frame=5):
+    """Renders one frame of the saved .blend in a new headless Blender, as a render
+    farm would (the add-on enabled with --addons), and reports the first point the
+    render saw against the PRT's first particle of that frame."""
+    blend = os.path.join(work, "baked.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=blend)
+    out = subprocess.run(
+        [bpy.app.binary_path, "-b", "--factory-startup", blend, "--addons", "snowtools_addon",
+         "--python-exit-code", "3", "--python-expr", RENDER_PROBE, "-f", str(frame)],
+        capture_output=True, text=True, timeout=120)
+    seen = [l.split()[2:] for l in out.stdout.splitlines() if l.startswith("SNOWTOOLS rendered")]
+    if out.returncode != 0 or len(seen) != 1:
+        raise SystemExit("headless render failed (exit %d):\n%s%s" % (out.returncode, out.stdout[-2000:], out.stderr[-2000:]))
+    n, count, *v = seen[0]
+    prt = read_prt(os.path.join(cache_dir, "sim", "snow.%04d.prt" % frame))[0]["Position"]
+    got = tools_axes(np.array([[float(x) for x in v]]), scale)[0]
+    say("render", n, count, len(prt), "%.3g" % np.abs(got - prt[0]).max())
+
+
 def frames(folder, ext):
     return sorted(int(n.split(".")[-2]) for n in os.listdir(folder) if n.endswith(ext))
 
@@ -284,6 +325,7 @@ def main():
             if line.startswith(("start =", "frames =", "fps =", "h =")):
                 say("toml", line.strip().replace(" ", ""))
     check_frames(scene, slab, cache_dir, a.scale)
+    check_render(work, cache_dir, a.scale)
     check_cancel(cache_dir, a.tools)
     check_error(scene)
 

@@ -197,6 +197,17 @@ func checkAddonRun(t *testing.T, lines []string) {
 		t.Errorf("frame 1: particles reach %g m from the cube's centre (half side %g), their mean is %g m off it", d, cubeHalf, c)
 	}
 
+	// A render farm's headless Blender (the saved .blend, the add-on enabled with
+	// --addons, -f 5) renders frame 5's points: the frame handler loaded them.
+	rendered := r.one(t, "render")
+	if len(rendered) != 4 {
+		t.Fatalf("render %v: want 4 fields", rendered)
+	}
+	if rendered[0] != "5" || rendered[1] != rendered[2] || !(num(t, rendered[3]) <= 1e-5) {
+		t.Errorf("headless render: frame %s, %s points (the PRT has %s), first point %s m from the PRT's; want frame 5's",
+			rendered[0], rendered[1], rendered[2], rendered[3])
+	}
+
 	// Cancel: the frames written before stay whole, no temporaries, the process gone.
 	c := r.one(t, "cancel")
 	if len(c) != 11 {
