@@ -5,7 +5,7 @@
 
 It installs the add-on from this folder as a user would (a zip through
 Preferences > Add-ons > Install), builds a small scene in code (a 20 cm snow cube
-falling onto a slab that an armature's bone raises 10 cm over frames 1-7), bakes it through the add-on's
+thrown sideways onto a slab that an armature's bone raises 10 cm over frames 1-7), bakes it through the add-on's
 operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to judge:
 the imported points against snowsim's PRT particles, the surface's and the volume's
 bounds against the points, the volume's frame, the snow above the slab. It also
@@ -30,6 +30,7 @@ H = 0.05        # grid spacing, m
 CUBE = 0.2      # snow cube side, m
 CUBE_Z = 0.45   # its centre, m above the origin
 SLAB_TOP = (0.2, 0.3)  # the slab's top at frames START and END, m
+THROW = 0.48    # the cube's speed along Blender's +Y at the first frame, m/s
 
 
 def say(*words):
@@ -94,8 +95,16 @@ def build_scene(work, scale):
     slab.parent = rig
     bpy.ops.snowtools.mark(role="COLLIDER")
 
+    # The cube is thrown along Blender's +Y at THROW m/s: keys at the first two frames.
     bpy.ops.mesh.primitive_cube_add(size=CUBE / scale, location=(0, 0, CUBE_Z / scale))
-    bpy.context.object.name = "snow"
+    cube = bpy.context.object
+    cube.name = "snow"
+    cube.keyframe_insert("location", frame=START)
+    cube.location.y = THROW / FPS / scale
+    cube.keyframe_insert("location", frame=START + 1)
+    for fc in cube.animation_data.action.fcurves:
+        for k in fc.keyframe_points:
+            k.interpolation = "LINEAR"
     bpy.ops.snowtools.mark(role="SNOW")
 
     s = scene.snowtools
@@ -220,6 +229,9 @@ def check_frames(scene, slab, cache_dir, scale):
     bl = world_vertices(points) * scale
     c = np.array([0, 0, CUBE_Z])
     say("cube", "%.4g" % np.abs(bl - c).max(axis=0).max(), "%.4g" % np.abs(bl.mean(axis=0) - c).max())
+    # Thrown along +Y, the snow has moved that way by the last frame.
+    scene.frame_set(END)
+    say("thrown", "%.4g" % (world_vertices(points)[:, 1].mean() * scale - bl[:, 1].mean()))
 
 
 RENDER_PROBE = """
@@ -322,7 +334,7 @@ def main():
     cache_dir = os.path.join(work, "snow_cache")
     with open(os.path.join(cache_dir, "scene.toml")) as f:
         for line in f:
-            if line.startswith(("start =", "frames =", "fps =", "h =")):
+            if line.startswith(("start =", "frames =", "fps =", "h =", "velocity =")):
                 say("toml", line.strip().replace(" ", ""))
     check_frames(scene, slab, cache_dir, a.scale)
     check_render(work, cache_dir, a.scale)

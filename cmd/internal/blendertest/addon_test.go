@@ -15,7 +15,7 @@ import (
 )
 
 // The scene dcc/blender/test_addon.py builds: a 20 cm snow cube centred 45 cm up,
-// over a 10 cm slab that an armature's bone raises, its top from 20 to 30 cm over
+// thrown at 0.48 m/s along Blender's +Y over a 10 cm slab that an armature's bone raises, its top from 20 to 30 cm over
 // Blender's frames 1-7, baked at h = 5 cm, 24 fps.
 const (
 	addonFirst, addonLast = 1, 7
@@ -119,7 +119,8 @@ func checkAddonRun(t *testing.T, lines []string) {
 	for _, f := range r["toml"] {
 		toml = append(toml, f[0])
 	}
-	if want := []string{"h=0.05", "fps=24.0", "start=1", "frames=6"}; !slices.Equal(toml, want) {
+	// The cube thrown at 0.48 m/s along Blender's +Y moves along the tools' -Z.
+	if want := []string{"h=0.05", "fps=24.0", "start=1", "frames=6", "velocity=[0.0,0.0,-0.48]"}; !slices.Equal(toml, want) {
 		t.Errorf("scene.toml says %v, want %v (Blender's frames 1-7: start 1, 6 after it)", toml, want)
 	}
 	if got := strings.Join(r.one(t, "objects"), " "); got != "points surface volume" {
@@ -206,6 +207,12 @@ func checkAddonRun(t *testing.T, lines []string) {
 	if rendered[0] != "5" || rendered[1] != rendered[2] || !(num(t, rendered[3]) <= 1e-5) {
 		t.Errorf("headless render: frame %s, %s points (the PRT has %s), first point %s m from the PRT's; want frame 5's",
 			rendered[0], rendered[1], rendered[2], rendered[3])
+	}
+
+	// Thrown along +Y at 0.48 m/s, the snow has gone that way by frame 7 (measured
+	// 0.080 m: 0.12 m in 0.25 s less the slab's friction once it lands).
+	if thrown := r.one(t, "thrown"); len(thrown) != 1 || !(num(t, thrown[0]) > 0.05) {
+		t.Errorf("the thrown snow moved %v m along Blender's +Y by frame %d, want > 0.05", thrown, addonLast)
 	}
 
 	// Cancel: the frames written before stay whole, no temporaries, the process gone.

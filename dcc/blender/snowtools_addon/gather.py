@@ -96,9 +96,11 @@ def _snow_source(context, bake, index, obj, centre_next_frame):
         export_animation=False, forward_axis="NEGATIVE_Z", up_axis="Y", global_scale=bake.scale,
         export_uv=False, export_normals=False, export_materials=False)
     moved = (centre_next_frame - _centre(obj)) * bake.fps
+    # Micrometres per second; + 0.0 turns -0.0 into 0.0.
+    velocity = tuple(round(v, 6) + 0.0 for v in axes.to_tools(moved, bake.scale))
     return scene_file.SnowSource(
         path=rel.replace(os.sep, "/"), material=context.scene.snowtools.material,
-        velocity=axes.to_tools(moved, bake.scale), name=obj.name)
+        velocity=velocity, name=obj.name)
 
 
 def _export_colliders(context, bake, colliders):

@@ -96,7 +96,7 @@ class SNOWTOOLS_OT_bake(bpy.types.Operator):
             return {"CANCELLED"}
         pipeline, bake = prepared
         try:
-            pipeline.run()
+            pipeline.run(report=lambda status: print("snowtools:", status, flush=True))
         except ToolError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}

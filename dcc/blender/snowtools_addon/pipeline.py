@@ -152,9 +152,14 @@ class Pipeline:
         self.status = "done" if self.done else "finished " + run.step.label
         return self.done
 
-    def run(self, interval=0.05):
-        """Runs the whole bake, blocking."""
+    def run(self, interval=0.05, report=None):
+        """Runs the whole bake, blocking; report(status), when given, hears each new
+        status (a headless bake prints them)."""
+        shown = None
         while not self.poll():
+            if report and self.status != shown:
+                shown = self.status
+                report(shown)
             time.sleep(interval)
 
     def cancel(self):
