@@ -318,6 +318,36 @@ def check_error(scene):
         bpy.data.objects.remove(box)
 
 
+def check_helpers():
+    """The add-on's pure helpers on cases the bake does not reach: progress lines
+    counted from a first frame, float32 settings, and the scene writer's strings
+    (read back with Python's own TOML reader)."""
+    import tomllib
+    from snowtools_addon import axes, pipeline, scene_file
+    bad = []
+    for line, origin, want in (("frame 1005/1048  t = 41.875 s", 1001, 4 / 47),
+                               ("voxelize [####......] 3/10 frame 7: x.vdb, 0.5 s/frame", 0, 0.3),
+                               ("frame 12  3/12  512 particles", 0, 0.25),
+                               ("snowsim: 512 particles, h = 0.05 m", 0, None)):
+        got = pipeline.progress_fraction(line, origin)
+        if (got is None) != (want is None) or (want is not None and abs(got - want) > 1e-12):
+            bad.append("progress %r: %r, want %r" % (line, got, want))
+    for typed in (0.05, 0.01, 1.0, 0.3048, 1e-3):
+        single = struct.unpack("<f", struct.pack("<f", typed))[0]
+        if axes.decimal(single) != typed:
+            bad.append("decimal(%r) = %r" % (single, axes.decimal(single)))
+    odd = 'snow/01_a "b" \\c é.obj'
+    text = scene_file.toml_text(scene_file.Scene(
+        domain_min=(-1, 0, -1), domain_max=(1, 2, 1), h=0.05, fps=30 / 1.001, start=1001, frames=47,
+        snow=[scene_file.SnowSource(path=odd, material="wet", velocity=(0.5, 0, 0), name="a\nb")],
+        colliders="colliders/col.####.vdb", comment="two\nlines"))
+    d = tomllib.loads(text)
+    if (d["snow"][0]["path"] != odd or d["time"]["fps"] != 30 / 1.001 or d["time"]["start"] != 1001
+            or d["snow"][0]["velocity"] != [0.5, 0.0, 0.0] or d["collider"][0]["shape"] != "vdb"):
+        bad.append("scene file read back as %r" % d)
+    say("helpers", "; ".join(bad).replace("\n", " ") or "ok")
+
+
 def main():
     a = parse()
     work = os.path.abspath(a.work)
@@ -326,6 +356,7 @@ def main():
     prefs.tools_dir = os.path.abspath(a.tools)
     from snowtools_addon import properties
     say("presets", *[p[0] for p in properties.PRESETS])
+    check_helpers()
 
     scene, slab = build_scene(work, a.scale)
     t0 = time.time()

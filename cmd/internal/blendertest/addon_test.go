@@ -111,6 +111,9 @@ func num(t *testing.T, s string) float64 {
 func checkAddonRun(t *testing.T, lines []string) {
 	r := parseAddonReport(lines)
 	checkAddonPresets(t, r.one(t, "presets"))
+	if h := strings.Join(r.one(t, "helpers"), " "); h != "ok" {
+		t.Errorf("the add-on's helpers: %s", h)
+	}
 
 	if b := r.one(t, "bake"); b[0] != "FINISHED" {
 		t.Fatalf("bake: %v", b)
