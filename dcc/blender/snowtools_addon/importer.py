@@ -52,8 +52,7 @@ def import_bake(context, cache_dir, kinds):
         frames = cache.frames_on_disk(pattern)
         if kind not in kinds or not frames:
             continue
-        stored = bpy.path.relpath(pattern) if bpy.data.filepath else pattern
-        obj = _object(scene, kind, stored)
+        obj = _object(scene, kind, _stored(pattern))
         if kind == "VOLUME":
             _volume_sequence(obj, pattern, frames, info["scale"])
             obj.scale = (1 / scene.unit_settings.scale_length,) * 3
@@ -64,6 +63,12 @@ def import_bake(context, cache_dir, kinds):
             load_frame(obj, scene.frame_current)
         done.append(kind)
     return done
+
+
+def _stored(path):
+    """A path as the .blend keeps it: relative to the .blend ("//...") once it is saved,
+    so that the project folder can move."""
+    return bpy.path.relpath(path) if bpy.data.filepath else path
 
 
 def particle_radius(h, per_cell=8):
@@ -103,7 +108,7 @@ def _volume_sequence(obj, pattern, frames, scale):
     frame_start + frame_duration - 1 (sequence mode Clip: nothing outside)."""
     first, last = frames[0], frames[-1]
     vol = obj.data
-    vol.filepath = bpy.path.relpath(cache.frame_path(pattern, first)) if bpy.data.filepath else cache.frame_path(pattern, first)
+    vol.filepath = _stored(cache.frame_path(pattern, first))
     vol.is_sequence = True
     vol.sequence_mode = "CLIP"
     vol.frame_start = first
