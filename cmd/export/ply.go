@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"snowtools/formats/ply"
 	"snowtools/levelset"
@@ -12,9 +13,9 @@ import (
 	"snowtools/simcore/particles"
 )
 
-// plyConverter writes vertex-only PLY point clouds: x y z, and on request
-// nx ny nz, red green blue (uchar, as Krakatoa divides by 255), vx vy vz and more
-// float properties, named as Blender, Krakatoa and Houdini read them.
+// plyConverter writes vertex-only PLY point clouds: x y z, the particle ID, and on
+// request normals, colours (uchar, as Krakatoa divides by 255), velocities, radii
+// and more float properties, named by the -for target (targets.go).
 type plyConverter struct{ s *settings }
 
 // A plyColumn is one property's values for every particle.
@@ -82,46 +83,84 @@ func (c *plyConverter) convert(j job, threads int) result {
 
 func (c *plyConverter) finish(io.Writer) error { return nil }
 
-// plyColumns gathers the properties the flags ask for.
+// plyColumns gathers the properties the flags ask for, named as the -for target
+// reads them (export's own names without -for) unless -rename names the channel:
+// x y z, the ID, -normals, -color, -velocity, the radius if the target sizes points
+// by one, and the -props channels. The names are checked: none twice, each an
+// identifier.
 func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
+	names := s.target.ply
+	taken := newOutputNames("PLY property", true, 0)
 	var cols []plyColumn
-	add := func(values []float32, names ...string) {
-		for i, n := range names {
-			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(names), index: i})
+	add := func(values []float32, from string, props ...string) error {
+		for i, n := range props {
+			if err := taken.add(n, from); err != nil {
+				return err
+			}
+			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(props), index: i})
 		}
+		return nil
 	}
 	pos, err := f.positions()
 	if err != nil {
 		return nil, err
 	}
-	add(s.axes.toFile(pos, false), "x", "y", "z")
-	if ids, err := particleIDs(f); err != nil {
+	if err := add(s.axes.toFile(pos, false), "the positions", "x", "y", "z"); err != nil {
 		return nil, err
-	} else if ids != nil {
-		cols = append(cols, plyColumn{prop: ply.Scalar("id", ply.Int), ints: ids, arity: 1})
+	}
+	renamable := slices.Clone(s.props)
+	ids, err := f.ids()
+	if err != nil {
+		return nil, err
+	}
+	if ids != nil {
+		renamable = append(renamable, "ID")
+		name, from := s.renamed("ID", names.id, s.target.origin("the particle IDs"))
+		if err := taken.add(name, from); err != nil {
+			return nil, err
+		}
+		cols = append(cols, plyColumn{prop: ply.Scalar(name, idPLYType), ints: ids, arity: 1})
 	}
 	if s.normals {
 		n, err := surfaceNormals(f, pos, threads)
 		if err != nil {
 			return nil, err
 		}
-		add(s.axes.toFile(n, true), "nx", "ny", "nz")
+		if err := add(s.axes.toFile(n, true), s.target.origin("-normals"), names.normal[:]...); err != nil {
+			return nil, err
+		}
 	}
 	rgb, err := s.colors(f)
 	if err != nil {
 		return nil, err
 	}
 	if rgb != nil {
-		for i, n := range []string{"red", "green", "blue"} {
+		for i, n := range names.color {
+			if err := taken.add(n, s.target.origin("-color")); err != nil {
+				return nil, err
+			}
 			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Uchar), bytes: rgb, arity: 3, index: i})
 		}
 	}
 	if s.velocity {
+		renamable = append(renamable, "Velocity")
 		v, err := f.floats("Velocity", 3)
 		if err != nil {
 			return nil, err
 		}
-		add(s.axes.toFile(v, false), "vx", "vy", "vz")
+		props, from := s.vectorNames("Velocity", names.velocity[:], s.target.origin("-velocity"))
+		if err := add(s.axes.toFile(v, false), from, props...); err != nil {
+			return nil, err
+		}
+	}
+	if names.radius != "" {
+		r, err := s.pointRadii(f)
+		if err != nil {
+			return nil, err
+		}
+		if err := add(r, s.target.origin("each particle's radius"), names.radius); err != nil {
+			return nil, err
+		}
 	}
 	for _, name := range s.props {
 		c, ok := f.Header.Channel(name)
@@ -132,18 +171,48 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 		if err != nil {
 			return nil, fmt.Errorf("-props %s: %v", name, err)
 		}
-		base := gridName(name)
-		if c.Arity == 1 {
-			add(v, base)
-			continue
+		base, from := s.renamed(name, gridName(name), "-props "+name)
+		props := []string{base}
+		if c.Arity > 1 {
+			props = make([]string, c.Arity)
+			for k := range props {
+				props[k] = fmt.Sprintf("%s_%d", base, k)
+			}
 		}
-		names := make([]string, c.Arity)
-		for k := range names {
-			names[k] = fmt.Sprintf("%s_%d", base, k)
+		if err := add(v, from, props...); err != nil {
+			return nil, err
 		}
-		add(v, names...)
 	}
-	return cols, nil
+	return cols, s.checkRenamesUsed(renamable)
+}
+
+// pointRadii returns each particle's radius in the file's unit, for targets that size
+// points by one (Houdini's pscale): -radius for all, else the radius of the sphere of
+// the particle's volume, (3 m / 4 pi rho)^(1/3) from its Mass and PhysicalDensity.
+// Frames without PhysicalDensity (the spray's) need -radius: their GridSpacing is
+// the ground's cell, not the particles' size.
+func (s *settings) pointRadii(f *frame) ([]float32, error) {
+	radius := make([]float32, f.Len())
+	if r := s.view.radius; r > 0 {
+		for i := range radius {
+			radius[i] = float32(r / s.axes.scale)
+		}
+		return radius, nil
+	}
+	if _, ok := f.Header.Channel("PhysicalDensity"); !ok {
+		return nil, fmt.Errorf("-for %s writes %s, each particle's radius, from Mass and PhysicalDensity; this frame has no PhysicalDensity: give the radius with -radius", s.target.name, s.target.ply.radius)
+	}
+	mass, err := f.masses(s.mass)
+	if err != nil {
+		return nil, err
+	}
+	if err := volumeRadii(f, mass, radius); err != nil {
+		return nil, err
+	}
+	for i := range radius {
+		radius[i] = float32(float64(radius[i]) / s.axes.scale)
+	}
+	return radius, nil
 }
 
 // surfaceNormals returns, per particle, the outward normal of the snow around it:
@@ -181,23 +250,3 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 	return n, nil
 }
 
-// particleIDs returns the frame's ID channel as the int32 that PLY's "int" holds, the
-// "id" Houdini reads as its point attribute; nil for a frame without IDs. Snow's IDs
-// are int32; the spray's int64, which must fit.
-func particleIDs(f *frame) ([]int32, error) {
-	if _, ok := f.Header.Channel("ID"); !ok {
-		return nil, nil
-	}
-	wide, _, err := f.Int64s("ID")
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int32, len(wide))
-	for i, v := range wide {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return nil, fmt.Errorf("particle %d: ID %d does not fit the PLY's int", i, v)
-		}
-		ids[i] = int32(v)
-	}
-	return ids, nil
-}
