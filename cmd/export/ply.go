@@ -249,4 +249,3 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 	}
 	return n, nil
 }
-
