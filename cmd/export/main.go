@@ -379,12 +379,10 @@ func (s *settings) checkTarget() error {
 			return fmt.Errorf("-radius %g: must be positive", s.view.radius)
 		}
 	}
-	if s.to == "prt" || s.to == "ply" {
-		for from, to := range s.rename {
-			if !isIdentifier(to) {
-				return fmt.Errorf("-rename %s=%s: %q cannot name a %s %s: use letters, digits and _, not starting with a digit",
-					from, to, to, strings.ToUpper(s.to), map[string]string{"prt": "channel", "ply": "property"}[s.to])
-			}
+	kind := map[string]string{"prt": "PRT channel", "ply": "PLY property"}[s.to] // their names are identifiers
+	for _, from := range mapKeys(s.rename) {
+		if to := s.rename[from]; kind != "" && !isIdentifier(to) {
+			return fmt.Errorf("-rename %s=%s: %q cannot name a %s: use letters, digits and _, not starting with a digit", from, to, to, kind)
 		}
 	}
 	return nil

@@ -41,7 +41,7 @@ func (o *outputNames) add(name, from string) error {
 		if channel, ok := strings.CutPrefix(from, "-props "); ok {
 			hint = fmt.Sprintf(": give it another with -rename %s=NAME", channel)
 		}
-		return fmt.Errorf("%s: the %s %q is already %s's; two would have one name%s", from, o.kind, name, first, hint)
+		return fmt.Errorf("%s: the %s %q is taken by %s; two would have one name%s", from, o.kind, name, first, hint)
 	}
 	o.from[name] = from
 	return nil

@@ -23,7 +23,8 @@ import (
 //     and "vel" (a vector field), as the Pyro solver's fields are called
 //     (sidefx.com/docs/houdini/nodes/dop/pyrosolver.html). A PLY holds scalars only,
 //     so P, N, Cd and v arrive as x y z, nx ny nz, red green blue and vx vy vz.
-//     Houdini has no PRT reader of its own (its geometry formats list none);
+//     Houdini's documented geometry formats (io/formats/geometry_formats.html) have
+//     no PRT reader;
 //     Thinkbox's Houdini PRT exporter maps v, Cd, id and pscale to Velocity, Color,
 //     ID (int32) and Scale.
 //   - Blender 3.4: its Volume object reads the velocity grid "velocity" (the
