@@ -70,19 +70,27 @@ func (s *settings) renamed(channel, name, from string) (string, string) {
 	return name, from
 }
 
-// vectorNames returns the names of the components of a channel of arity values
+// vectorNames returns the names of the components of a channel of several values
 // written one property each: the target's names unless -rename names the channel,
-// then (as for -props channels) the new name with _0, _1, ...
+// then (as for -props channels) componentNames of the new name.
 func (s *settings) vectorNames(channel string, names []string, from string) ([]string, string) {
-	to, origin := s.renamed(channel, "", from)
-	if to == "" {
-		return names, from
+	if to, origin := s.renamed(channel, "", from); to != "" {
+		return componentNames(to, len(names)), origin
 	}
-	out := make([]string, len(names))
-	for k := range out {
-		out[k] = fmt.Sprintf("%s_%d", to, k)
+	return names, from
+}
+
+// componentNames names the properties of a channel of arity values called base:
+// base itself for one value, else base_0, base_1, ...
+func componentNames(base string, arity int) []string {
+	if arity == 1 {
+		return []string{base}
 	}
-	return out, origin
+	names := make([]string, arity)
+	for k := range names {
+		names[k] = fmt.Sprintf("%s_%d", base, k)
+	}
+	return names
 }
 
 // checkRenamesUsed refuses a -rename of a channel that the output does not write

@@ -90,25 +90,13 @@ func (c *plyConverter) finish(io.Writer) error { return nil }
 // identifier.
 func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 	names := s.target.ply
-	taken := newOutputNames("PLY property", true, 0)
-	var cols []plyColumn
-	add := func(values []float32, from string, props ...string) error {
-		for i, n := range props {
-			if err := taken.add(n, from); err != nil {
-				return err
-			}
-			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(props), index: i})
-		}
-		return nil
-	}
+	t := plyTable{taken: newOutputNames("PLY property", true, 0)}
+	renamable := slices.Clone(s.props)
 	pos, err := f.positions()
 	if err != nil {
 		return nil, err
 	}
-	if err := add(s.axes.toFile(pos, false), "the positions", "x", "y", "z"); err != nil {
-		return nil, err
-	}
-	renamable := slices.Clone(s.props)
+	t.floats(s.axes.toFile(pos, false), "the positions", "x", "y", "z")
 	ids, err := f.ids()
 	if err != nil {
 		return nil, err
@@ -116,30 +104,22 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 	if ids != nil {
 		renamable = append(renamable, "ID")
 		name, from := s.renamed("ID", names.id, s.target.origin("the particle IDs"))
-		if err := taken.add(name, from); err != nil {
-			return nil, err
-		}
-		cols = append(cols, plyColumn{prop: ply.Scalar(name, idPLYType), ints: ids, arity: 1})
+		t.add(plyColumn{prop: ply.Scalar(name, idPLYType), ints: ids, arity: 1}, from)
 	}
 	if s.normals {
 		n, err := surfaceNormals(f, pos, threads)
 		if err != nil {
 			return nil, err
 		}
-		if err := add(s.axes.toFile(n, true), s.target.origin("-normals"), names.normal[:]...); err != nil {
-			return nil, err
-		}
+		t.floats(s.axes.toFile(n, true), s.target.origin("-normals"), names.normal[:]...)
 	}
 	rgb, err := s.colors(f)
 	if err != nil {
 		return nil, err
 	}
-	if rgb != nil {
-		for i, n := range names.color {
-			if err := taken.add(n, s.target.origin("-color")); err != nil {
-				return nil, err
-			}
-			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Uchar), bytes: rgb, arity: 3, index: i})
+	for i, n := range names.color {
+		if rgb != nil {
+			t.add(plyColumn{prop: ply.Scalar(n, ply.Uchar), bytes: rgb, arity: 3, index: i}, s.target.origin("-color"))
 		}
 	}
 	if s.velocity {
@@ -149,41 +129,66 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 			return nil, err
 		}
 		props, from := s.vectorNames("Velocity", names.velocity[:], s.target.origin("-velocity"))
-		if err := add(s.axes.toFile(v, false), from, props...); err != nil {
-			return nil, err
-		}
+		t.floats(s.axes.toFile(v, false), from, props...)
 	}
 	if names.radius != "" {
 		r, err := s.pointRadii(f)
 		if err != nil {
 			return nil, err
 		}
-		if err := add(r, s.target.origin("each particle's radius"), names.radius); err != nil {
-			return nil, err
-		}
+		t.floats(r, s.target.origin("each particle's radius"), names.radius)
 	}
 	for _, name := range s.props {
-		c, ok := f.Header.Channel(name)
-		if !ok {
-			return nil, fmt.Errorf("-props %s: no such channel (channels: %s)", name, channelNames(f.Header))
-		}
-		v, err := f.floats(name, 0)
-		if err != nil {
-			return nil, fmt.Errorf("-props %s: %v", name, err)
-		}
-		base, from := s.renamed(name, gridName(name), "-props "+name)
-		props := []string{base}
-		if c.Arity > 1 {
-			props = make([]string, c.Arity)
-			for k := range props {
-				props[k] = fmt.Sprintf("%s_%d", base, k)
-			}
-		}
-		if err := add(v, from, props...); err != nil {
+		if err := s.plyProp(&t, f, name); err != nil {
 			return nil, err
 		}
 	}
-	return cols, s.checkRenamesUsed(renamable)
+	if t.err != nil {
+		return nil, t.err
+	}
+	return t.cols, s.checkRenamesUsed(renamable)
+}
+
+// A plyTable is the vertex properties of a point cloud as they are planned. Its
+// first name clash sticks in err, and later additions are ignored.
+type plyTable struct {
+	cols  []plyColumn
+	taken *outputNames
+	err   error
+}
+
+// add appends a column whose name from gave.
+func (t *plyTable) add(col plyColumn, from string) {
+	if t.err == nil {
+		if t.err = t.taken.add(col.prop.Name, from); t.err == nil {
+			t.cols = append(t.cols, col)
+		}
+	}
+}
+
+// floats appends a float property per name, the consecutive values of each particle
+// in values.
+func (t *plyTable) floats(values []float32, from string, names ...string) {
+	for i, n := range names {
+		t.add(plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(names), index: i}, from)
+	}
+}
+
+// plyProp adds a -props channel: one float property named as the channel in
+// snake_case (or as -rename says), or NAME_0, NAME_1, ... for a channel of several
+// values.
+func (s *settings) plyProp(t *plyTable, f *frame, channel string) error {
+	c, ok := f.Header.Channel(channel)
+	if !ok {
+		return fmt.Errorf("-props %s: no such channel (channels: %s)", channel, channelNames(f.Header))
+	}
+	v, err := f.floats(channel, 0)
+	if err != nil {
+		return fmt.Errorf("-props %s: %v", channel, err)
+	}
+	base, from := s.renamed(channel, gridName(channel), "-props "+channel)
+	t.floats(v, from, componentNames(base, c.Arity)...)
+	return nil
 }
 
 // pointRadii returns each particle's radius in the file's unit, for targets that size
