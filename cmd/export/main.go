@@ -347,8 +347,9 @@ func (s *settings) check() error {
 	return nil
 }
 
-// checkTarget refuses a -for target that loads none of what the command writes, and
-// -rename names that no reader of the format could take.
+// checkTarget refuses a -for target that does not load what the command writes,
+// -radius and -mass for a PLY without radii, and -rename names that no reader of
+// the format could take.
 func (s *settings) checkTarget() error {
 	if !appliesTo("for", s.to) {
 		return nil
@@ -374,7 +375,8 @@ func (s *settings) checkTarget() error {
 		sized := s.target.ply.radius != ""
 		switch {
 		case !sized && (s.view.radius != 0 || s.mass != 0):
-			return fmt.Errorf("-radius and -mass: -to ply writes radii only for a program that reads them (-for houdini: pscale)")
+			flag := map[bool]string{true: "-radius", false: "-mass"}[s.view.radius != 0]
+			return fmt.Errorf("%s: -to ply writes radii only for a program that reads them (-for houdini: pscale)", flag)
 		case s.view.radius < 0 || math.IsNaN(s.view.radius) || math.IsInf(s.view.radius, 0):
 			return fmt.Errorf("-radius %g: must be positive", s.view.radius)
 		}

@@ -329,8 +329,9 @@ func (s *settings) surfaceGrids(phi *levelset.FloatGrid, vol *particles.Volume, 
 	return grids, s.halfGrids(grids)
 }
 
-// meshOf meshes the level set's zero crossing, with the values of vol's grid called
-// velocity at the vertices when vol has one (for motion blur).
+// meshOf meshes the level set's zero crossing, with the values of vol's grid named
+// velocity (the -velocity grid's name) at the vertices when vol has it, for motion
+// blur.
 func meshOf(phi *levelset.FloatGrid, vol *particles.Volume, velocity string, threads int) (*geom.Mesh, error) {
 	m, err := mesher.Mesh(phi, mesher.Options{Threads: threads})
 	if err != nil {

@@ -325,7 +325,7 @@ func TestRenamesAndNameChecks(t *testing.T) {
 			[]string{"-to", "surface", "-rename", "Velocity=v", in, bad + ".obj"}},
 		{cli.ExitUsage, `-for "maya": use blender, houdini, krakatoa`, []string{"-to", "ply", "-for", "maya", in, bad + ".ply"}},
 		{cli.ExitUsage, "-for applies to -to prt and ply and vdb and surface, not -to png", []string{"-to", "png", "-for", "houdini", in, bad + ".png"}},
-		{cli.ExitUsage, "-radius and -mass: -to ply writes radii only for a program that reads them", []string{"-to", "ply", "-radius", "0.01", in, bad + ".ply"}},
+		{cli.ExitUsage, "-radius: -to ply writes radii only for a program that reads them", []string{"-to", "ply", "-radius", "0.01", in, bad + ".ply"}},
 	} {
 		mustFail(t, c.status, c.want, c.args...)
 	}
