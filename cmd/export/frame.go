@@ -238,8 +238,12 @@ func pointBounds(pos []float32) (lo, hi [3]float64) {
 // writes (idType); nil for a frame without IDs. Snow's IDs are int32 already; older
 // spray frames hold int64, and an ID that does not fit is an error, not a wrap.
 func (f *frame) ids() ([]int32, error) {
-	if _, ok := f.Header.Channel("ID"); !ok {
+	c, ok := f.Header.Channel("ID")
+	if !ok {
 		return nil, nil
+	}
+	if c.Arity != 1 || !c.Type.IsInt() {
+		return nil, fmt.Errorf("channel ID holds %s[%d], not one integer per particle", c.Type, c.Arity)
 	}
 	wide, _, err := f.Int64s("ID")
 	if err != nil {
