@@ -104,6 +104,7 @@ type settings struct {
 	// vdb and surface
 	voxel, filter, mass float64
 	filterGiven         bool // surface: else the filter spans the simulation's h
+	upGiven             bool // -up was given: else -for's program decides a PLY's up axis
 	// prt and vdb
 	half []string
 	// prt
@@ -168,6 +169,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.upGiven = given["up"]
 	if err := s.arguments(fs.FlagSet, raw.frames, given); err != nil {
 		return nil, err
 	}
@@ -315,7 +317,7 @@ func (s *settings) check() error {
 		return fmt.Errorf("-color %s: -surface draws the snow's surface in snow white, not coloured particles: give one or the other", s.color)
 	}
 	if s.to == "ply" || s.to == "surface" {
-		if err := s.axes.check(s.surface.outputs, s.to); err != nil {
+		if err := s.axes.check(s.surface.outputs, s.to, s.target, s.upGiven); err != nil {
 			return err
 		}
 	}

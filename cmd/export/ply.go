@@ -96,7 +96,7 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.floats(s.axes.toFile(pos, false), "the positions", "x", "y", "z")
+	t.floats(s.axes.toPLY(pos, false), "the positions", "x", "y", "z")
 	ids, err := f.ids()
 	if err != nil {
 		return nil, err
@@ -111,7 +111,7 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 		if err != nil {
 			return nil, err
 		}
-		t.floats(s.axes.toFile(n, true), s.target.origin("-normals"), names.normal[:]...)
+		t.floats(s.axes.toPLY(n, true), s.target.origin("-normals"), names.normal[:]...)
 	}
 	rgb, err := s.colors(f)
 	if err != nil {
@@ -129,7 +129,7 @@ func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
 			return nil, err
 		}
 		props, from := s.vectorNames("Velocity", names.velocity[:], s.target.origin("-velocity"))
-		t.floats(s.axes.toFile(v, false), from, props...)
+		t.floats(s.axes.toPLY(v, false), from, props...)
 	}
 	if names.radius != "" {
 		r, err := s.pointRadii(f)

@@ -196,13 +196,13 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	var written int64
 	for i, pattern := range c.s.surface.outputs {
 		n, err := writeOutput(outputPath(pattern, j.in.Number), func(w io.Writer) error {
-			switch strings.ToLower(filepath.Ext(pattern)) {
+			switch ext := strings.ToLower(filepath.Ext(pattern)); ext {
 			case surfaceVDB:
 				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
 			case surfaceOBJ:
-				return obj.Write(w, sf.mesh)
+				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh))
 			default:
-				return meshfile.WritePLY(w, sf.mesh, "snowtools export of "+f.path)
+				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), "snowtools export of "+f.path)
 			}
 		})
 		if err != nil {
@@ -247,14 +247,12 @@ func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
 			if sf.mesh, err = meshOf(ls.phi, vol, s.velocityGrid(), threads); err != nil {
 				return nil, err
 			}
-			s.axes.meshToFile(sf.mesh)
 		}
 		return sf, nil
 	}
 	if sf.mesh, err = meshOf(ls.phi, nil, "", threads); err != nil {
 		return nil, err
 	}
-	s.axes.meshToFile(sf.mesh)
 	return sf, nil
 }
 

@@ -65,6 +65,9 @@ type plyNaming struct {
 	// radius names each particle's radius, written for programs that size points by
 	// one; "" for the others.
 	radius string
+	// zUp marks a program whose PLY importer is Z up and has no axis option
+	// (Blender's): its PLY files are written Z up unless -up says otherwise.
+	zUp bool
 }
 
 // vdbNaming names the grids of a .vdb.
@@ -108,7 +111,7 @@ var targets = map[string]*target{
 	},
 	"blender": {
 		name: "blender",
-		ply:  &plyNaming{id: "id", normal: plyNormal, color: plyColor, velocity: plyVelocity},
+		ply:  &plyNaming{id: "id", normal: plyNormal, color: plyColor, velocity: plyVelocity, zUp: true},
 		vdb:  &vdbNaming{density: "density", surface: "surface", velocity: "velocity"},
 		without: map[string]string{
 			"prt": "Blender reads no PRT; write -to ply (points) or -to vdb (a volume)",

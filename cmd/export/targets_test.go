@@ -13,10 +13,12 @@ import (
 
 	"snowtools/cmd/internal/blendertest"
 	"snowtools/cmd/internal/cli"
+	"snowtools/cmd/internal/meshfile"
 	"snowtools/formats/ply"
 	"snowtools/formats/prt"
 	"snowtools/formats/vdb"
 	"snowtools/formats/vdb/vdbtest"
+	"snowtools/levelset/geom"
 )
 
 // plyLayout lists a PLY's vertex properties as "type name", comma-separated.
@@ -210,11 +212,43 @@ func TestForBlender(t *testing.T) {
 		t.Errorf("-to surface: grids %v, want surface, density, velocity", got)
 	}
 	mustFail(t, cli.ExitUsage, "-for blender -to prt: Blender reads no PRT", "-to", "prt", "-for", "blender", in, filepath.Join(dir, "b.prt"))
+
+	// One surface run for Blender: the OBJ stays Y up (Blender's OBJ importer turns
+	// it upright), the PLY is written Z up (its PLY importer has no axis option), and
+	// -up y keeps the PLY ours.
+	objPath, plyPath, plainPLY := filepath.Join(dir, "s.obj"), filepath.Join(dir, "s.ply"), filepath.Join(dir, "y.ply")
+	mustExport(t, "-to", "surface", "-for", "blender", in, objPath, plyPath)
+	mustExport(t, "-to", "surface", "-for", "blender", "-up", "y", in, plainPLY)
+	objMesh, err := meshfile.Read(objPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		zUp  bool
+	}{{plyPath, true}, {plainPLY, false}} {
+		m, err := meshfile.Read(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Positions) != len(objMesh.Positions) {
+			t.Fatalf("%s: %d vertices, the OBJ %d", c.path, len(m.Positions), len(objMesh.Positions))
+		}
+		for i, p := range objMesh.Positions {
+			want := p
+			if c.zUp {
+				want = geom.Vec3{p[0], -p[2], p[1]}
+			}
+			if m.Positions[i].Sub(want).Norm() > 1e-6 {
+				t.Fatalf("%s: vertex %d at %v, want %v (the OBJ's %v, Z up %v)", c.path, i, m.Positions[i], want, p, c.zUp)
+			}
+		}
+	}
 }
 
 // Blender 3.4 imports the -for blender volume and finds density and velocity, the
 // latter under the name its motion blur reads by default; and it imports the PLY
-// with every point.
+// with every point, upright.
 func TestForBlenderImportedByBlender(t *testing.T) {
 	blendertest.Need(t)
 	dir := t.TempDir()
@@ -245,13 +279,17 @@ print("SNOWTOOLS points", len(me.vertices), *me.vertices[5].co)
 			t.Errorf("Blender reported\n%s\nwant a line with %q", got, want)
 		}
 	}
+	// -for blender writes the PLY Z up, as Blender's importer (no axis option) needs:
+	// our (x, y, z) lands at Blender's (x, -z, y), upright.
+	p := b.pos[15:18]
+	upright := []float32{p[0], -p[2], p[1]}
 	for _, line := range lines {
 		if f := strings.Fields(line); len(f) == 5 && f[0] == "points" {
 			for a := 0; a < 3; a++ {
 				var v float64
 				fmt.Sscan(f[2+a], &v)
-				if math.Abs(v-float64(b.pos[3*5+a])) > 1e-6 {
-					t.Errorf("Blender's point 5 is %v, ours %v", f[2:], b.pos[15:18])
+				if math.Abs(v-float64(upright[a])) > 1e-6 {
+					t.Errorf("Blender's point 5 is %v, want ours %v upright: %v", f[2:], p, upright)
 				}
 			}
 		}
