@@ -39,7 +39,7 @@ func (c *plyConverter) convert(j job, threads int) result {
 	}
 	h := ply.Header{
 		Format:   ply.BinaryLittleEndian,
-		Comments: []string{"snowtools export of " + f.path},
+		Comments: plyComments(f),
 		Elements: []ply.Element{{Name: "vertex", Count: int64(f.Len())}},
 	}
 	if c.s.ascii {

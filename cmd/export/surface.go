@@ -202,7 +202,7 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 			case surfaceOBJ:
 				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh))
 			default:
-				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), "snowtools export of "+f.path)
+				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), plyComments(f)...)
 			}
 		})
 		if err != nil {

@@ -172,6 +172,19 @@ func frameVDBMeta(f *frame, filter float64) vdb.Metadata {
 	return meta
 }
 
+// plyComments are the comments of the PLY files made from a frame: where it comes
+// from, and its frame number and time as the PRT says them (frame n at n/fps s), as
+// a .vdb's metadata carries them.
+func plyComments(f *frame) []string {
+	comments := []string{"snowtools export of " + f.path}
+	n, okN := f.Header.Int64Meta("", "Frame")
+	t, okT := f.Header.Float64Meta("", "Time")
+	if okN && okT && len(n) == 1 && len(t) == 1 {
+		comments = append(comments, fmt.Sprintf("frame %d time %g", n[0], t[0]))
+	}
+	return comments
+}
+
 // gridName turns a PRT channel name (CamelCase, Krakatoa's convention) into the
 // snake_case of VDB grid names: PlasticJ -> plastic_j, PhysicalDensity ->
 // physical_density.
