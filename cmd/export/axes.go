@@ -17,16 +17,22 @@ type axesSettings struct {
 	up    string
 	scale float64
 	axes  geom.Axes // what they say, once checked
+	// plyZUp writes PLY files Z up although -up was not given: the -for target's PLY
+	// importer is Z up with no axis option (Blender's), while its OBJ importer turns
+	// a Y-up file upright itself.
+	plyZUp bool
 }
 
 func (a *axesSettings) flags(fs *flag.FlagSet) {
-	fs.StringVar(&a.up, "up", "y", "ply, surface: the written files' up `axis`, y (ours) or z (Blender): our (x, y, z) is written (x, -z, y)")
+	fs.StringVar(&a.up, "up", "y", "ply, surface: the written files' up `axis`, y (ours) or z: our (x, y, z) is written (x, -z, y) (default y; with -for blender, z for .ply, which Blender's importer reads with no axis option)")
 	fs.Float64Var(&a.scale, "scale", 1, "ply, surface: the written files' unit in metres (`factor`; 0.01 writes centimetres), as voxelize -scale reads them")
 }
 
 // check reads the flags; a .vdb keeps our axes, its grids' transform being a scale
-// and a translation only.
-func (a *axesSettings) check(outputs []string, to string) error {
+// and a translation only. Without -up, the target's PLY importer decides the PLY
+// files' up axis (upGiven: -up was on the command line).
+func (a *axesSettings) check(outputs []string, to string, t *target, upGiven bool) error {
+	a.plyZUp = !upGiven && t.ply != nil && t.ply.zUp
 	switch a.up {
 	case "y":
 	case "z":
@@ -47,15 +53,25 @@ func (a *axesSettings) check(outputs []string, to string) error {
 	return nil
 }
 
-// toFile returns points (x, y, z each) in the written files' axes and unit, as a new
-// slice; direction maps normals (turned, not scaled). The input is not changed.
-func (a *axesSettings) toFile(xyz []float32, direction bool) []float32 {
-	if a.axes.Identity() {
+// of returns the axes and unit of the written files of a format (".ply", ".obj").
+func (a *axesSettings) of(ext string) geom.Axes {
+	axes := a.axes
+	if ext == ".ply" && a.plyZUp {
+		axes.ZUp = true
+	}
+	return axes
+}
+
+// toPLY returns points (x, y, z each) in the written PLY files' axes and unit, as a
+// new slice; direction maps normals (turned, not scaled). The input is not changed.
+func (a *axesSettings) toPLY(xyz []float32, direction bool) []float32 {
+	axes := a.of(".ply")
+	if axes.Identity() {
 		return xyz
 	}
-	m := a.axes.Inverse()
+	m := axes.Inverse()
 	if direction {
-		m = a.axes.InverseDirection
+		m = axes.InverseDirection
 	}
 	out := make([]float32, len(xyz))
 	for i := 0; i+2 < len(xyz); i += 3 {
@@ -65,17 +81,25 @@ func (a *axesSettings) toFile(xyz []float32, direction bool) []float32 {
 	return out
 }
 
-// meshToFile maps a mesh's positions and velocities into the written files' axes
-// and unit, in place.
-func (a *axesSettings) meshToFile(m *geom.Mesh) {
-	if a.axes.Identity() {
-		return
+// meshFor returns a mesh with its positions and velocities in the axes and unit of
+// a format's written files (".obj", ".ply"): m itself when they are ours, else a
+// copy that shares its triangles.
+func (a *axesSettings) meshFor(ext string, m *geom.Mesh) *geom.Mesh {
+	axes := a.of(ext)
+	if axes.Identity() {
+		return m
 	}
-	back := a.axes.Inverse()
+	back := axes.Inverse()
+	out := *m
+	out.Positions = make([]geom.Vec3, len(m.Positions))
 	for i, p := range m.Positions {
-		m.Positions[i] = back(p)
+		out.Positions[i] = back(p)
 	}
-	for i, v := range m.Velocities {
-		m.Velocities[i] = back(v)
+	if m.Velocities != nil {
+		out.Velocities = make([]geom.Vec3, len(m.Velocities))
+		for i, v := range m.Velocities {
+			out.Velocities[i] = back(v)
+		}
 	}
+	return &out
 }

@@ -54,7 +54,10 @@ func benchmarkConvert(b *testing.B, args ...string) {
 }
 
 func BenchmarkPLYBinary(b *testing.B) { benchmarkConvert(b, "-to", "ply", "-velocity") }
-func BenchmarkPLYASCII(b *testing.B)  { benchmarkConvert(b, "-to", "ply", "-velocity", "-ascii") }
+func BenchmarkPLYHoudini(b *testing.B) {
+	benchmarkConvert(b, "-to", "ply", "-for", "houdini", "-velocity") // id, vx vy vz and pscale
+}
+func BenchmarkPLYASCII(b *testing.B) { benchmarkConvert(b, "-to", "ply", "-velocity", "-ascii") }
 func BenchmarkPRTHalf(b *testing.B) {
 	benchmarkConvert(b, "-to", "prt", "-drop", "Mass,PlasticJ", "-half", "Velocity,Density")
 }

@@ -233,3 +233,28 @@ func pointBounds(pos []float32) (lo, hi [3]float64) {
 	}
 	return lo, hi
 }
+
+// ids returns the frame's ID channel as int32, the one ID type of every file export
+// writes (idType); nil for a frame without IDs. Snow's IDs are int32 already; older
+// spray frames hold int64, and an ID that does not fit is an error, not a wrap.
+func (f *frame) ids() ([]int32, error) {
+	c, ok := f.Header.Channel("ID")
+	if !ok {
+		return nil, nil
+	}
+	if c.Arity != 1 || !c.Type.IsInt() {
+		return nil, fmt.Errorf("channel ID holds %s[%d], not one integer per particle", c.Type, c.Arity)
+	}
+	wide, _, err := f.Int64s("ID")
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(wide))
+	for i, v := range wide {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("particle %d: ID %d does not fit the int32 that every file export writes holds IDs as", i, v)
+		}
+		ids[i] = int32(v)
+	}
+	return ids, nil
+}

@@ -47,7 +47,12 @@ const examples = `
 Examples:
   export -to ply 'sim/snow.####.prt' 'ply/snow.####.ply'
   export -to ply -ascii -color Velocity -normals sim/snow.0042.prt snow42.ply          (that frame alone)
-  export -to vdb -velocity 'sim/snow.####.prt' 'vdb/snow.####.vdb'        (Blender, Houdini)
+  export -to vdb -velocity 'sim/snow.####.prt' 'vdb/snow.####.vdb'
+  export -to ply -for houdini -velocity 'sim/snow.####.prt' 'houdini/snow.####.ply'   (id, pscale, vx vy vz)
+  export -to vdb -for houdini -velocity 'sim/snow.####.prt' 'houdini/snow.####.vdb'   (grids density, vel)
+  export -to vdb -for blender -velocity 'sim/snow.####.prt' 'blender/snow.####.vdb'   (grids density, velocity)
+  export -to prt -for krakatoa -color Velocity 'sim/snow.####.prt' 'krakatoa/snow.####.prt'   (Color float16)
+  export -to vdb -for houdini -velocity -rename Velocity=v in.prt out.vdb       (-rename wins over -for)
   export -to vdb -voxel 0.005 -filter 2 -half density 'sim/snow.####.prt' 'vdb/fine.####.vdb'
   export -to prt -drop Mass,PlasticJ -half Velocity,Density 'sim/snow.####.prt' 'krakatoa/snow.####.prt'
   export -to prt -rename PlasticJ=Hardening -color PlasticJ -colormap ice in.prt out.prt
@@ -63,6 +68,14 @@ Examples:
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
   export -to compare -frames 0-120 -every 24 -color Velocity cmp.png runs/*/snow.0001.prt
+
+-for names what the files hold as a program reads them: houdini (PLY: id and
+pscale, the radius from Mass and PhysicalDensity or -radius; VDB: density, vel; it
+reads no PRT), blender (VDB: density, velocity; PLY: x y z, red green blue; no PRT)
+or krakatoa (PRT: Position, Velocity, Density, ID, Color as float16; PLY: x y z,
+nx ny nz, red green blue; no VDB). Without it, the names are export's own. -rename
+names a channel's property or grid over -for's; the names are checked (none twice,
+PRT and PLY names identifiers, Position kept). The particle ID is int32 in every file.
 
 Colours (-color) come from a channel: its value, or its length for vectors
 (Velocity: speed), through -colormap over -color-range; without a range each frame
@@ -91,11 +104,14 @@ type settings struct {
 	// vdb and surface
 	voxel, filter, mass float64
 	filterGiven         bool // surface: else the filter spans the simulation's h
+	upGiven             bool // -up was given: else -for's program decides a PLY's up axis
 	// prt and vdb
 	half []string
 	// prt
 	keep, drop []string
-	rename     map[string]string
+	// prt, ply, vdb and surface
+	rename map[string]string // input channel -> the name its output takes
+	target *target           // -for: the names the files take; ownNames without it
 	// png
 	view viewSettings
 	// clusters
@@ -112,11 +128,11 @@ type settings struct {
 var flagModes = map[string]string{
 	"ascii": "ply", "normals": "ply",
 	"velocity": "ply vdb surface", "props": "ply vdb surface",
-	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface",
+	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface ply",
 	"half": "prt vdb surface",
-	"keep": "prt", "drop": "prt", "rename": "prt",
+	"keep": "prt", "drop": "prt", "rename": "prt ply vdb surface", "for": "prt ply vdb surface",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
-	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface",
+	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface ply",
 	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png", "surface": "png",
 	"link": "clusters", "powder": "clusters",
@@ -153,6 +169,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.upGiven = given["up"]
 	if err := s.arguments(fs.FlagSet, raw.frames, given); err != nil {
 		return nil, err
 	}
@@ -167,7 +184,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 
 // rawFlags are the flag values that settings takes after parsing and checking.
 type rawFlags struct {
-	frames, cmap, crange, props, half, keep, drop, rename *string
+	frames, cmap, crange, props, half, keep, drop, rename, target *string
 }
 
 // define declares the flags on fs: most straight into s, the rest into the rawFlags
@@ -185,11 +202,12 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	raw.props = fs.String("props", "", "ply: more float properties; vdb, surface: more mass-weighted grids; from these `channels` (comma-separated)")
 	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata); surface: default h/2")
 	fs.Float64Var(&s.filter, "filter", 1, "vdb, surface: the density's kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids (surface: default h / voxel)")
-	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface: particle mass in `kg` for files without a Mass channel")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface, ply (-for houdini's pscale): particle mass in `kg` for files without a Mass channel")
 	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb, surface: these grids (density, velocity, ...) as half floats")
 	raw.keep = fs.String("keep", "", "prt: keep only these `channels` (default: all)")
 	raw.drop = fs.String("drop", "", "prt: drop these `channels`")
-	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`")
+	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`; ply, vdb, surface: name the property or grid of a channel (ID, Velocity, -props channels), over -for's name")
+	raw.target = fs.String("for", "", "ply, vdb, prt, surface: name channels, properties and grids as `program` reads them: "+strings.Join(targetNames(), ", ")+" (default: export's own names)")
 	s.view.flags(fs)
 	s.clusters.flags(fs)
 	s.compare.flags(fs)
@@ -205,11 +223,17 @@ func (s *settings) flagsGiven(fs *flag.FlagSet) (map[string]bool, error) {
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) {
 		given[f.Name] = true
-		if modes, ok := flagModes[f.Name]; ok && !strings.Contains(" "+modes+" ", " "+s.to+" ") && misplaced == nil {
+		if modes, ok := flagModes[f.Name]; ok && !appliesTo(f.Name, s.to) && misplaced == nil {
 			misplaced = fmt.Errorf("-%s applies to -to %s, not -to %s", f.Name, strings.ReplaceAll(modes, " ", " and "), s.to)
 		}
 	})
 	return given, misplaced
+}
+
+// appliesTo reports whether flag applies to the -to mode (flagModes).
+func appliesTo(flag, mode string) bool {
+	modes, ok := flagModes[flag]
+	return !ok || strings.Contains(" "+modes+" ", " "+mode+" ")
 }
 
 // arguments takes the input and output names, or compare's inputs and frames.
@@ -261,7 +285,10 @@ func (s *settings) convert(raw *rawFlags) error {
 		s.colorRange = &r
 	}
 	s.props, s.half, s.keep, s.drop = list(*raw.props), list(*raw.half), list(*raw.keep), list(*raw.drop)
-	s.rename, err = parseRenames(*raw.rename)
+	if s.rename, err = parseRenames(*raw.rename); err != nil {
+		return err
+	}
+	s.target, err = lookupTarget(*raw.target)
 	return err
 }
 
@@ -290,7 +317,7 @@ func (s *settings) check() error {
 		return fmt.Errorf("-color %s: -surface draws the snow's surface in snow white, not coloured particles: give one or the other", s.color)
 	}
 	if s.to == "ply" || s.to == "surface" {
-		if err := s.axes.check(s.surface.outputs, s.to); err != nil {
+		if err := s.axes.check(s.surface.outputs, s.to, s.target, s.upGiven); err != nil {
 			return err
 		}
 	}
@@ -305,6 +332,9 @@ func (s *settings) check() error {
 			return errors.New("-velocity: an .obj has no place for velocities; add a .ply or .vdb output")
 		}
 	}
+	if err := s.checkTarget(); err != nil {
+		return err
+	}
 	if s.to == "clusters" {
 		s.clusters.report, s.output = s.output, "" // one report, not a file per frame
 		if err := s.clusters.check(); err != nil {
@@ -314,6 +344,49 @@ func (s *settings) check() error {
 	if s.output != "" {
 		if err := checkOutputPattern(s.output); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkTarget refuses a -for target that does not load what the command writes,
+// -radius and -mass for a PLY without radii, and -rename names that no reader of
+// the format could take.
+func (s *settings) checkTarget() error {
+	if !appliesTo("for", s.to) {
+		return nil
+	}
+	formats := []string{s.to}
+	if s.to == "surface" {
+		formats = nil
+		if s.wants(surfaceVDB) {
+			formats = append(formats, "vdb")
+		} else if len(s.rename) > 0 {
+			return fmt.Errorf("-rename: -to surface names only the grids of a .vdb output, and there is none")
+		}
+		if s.wants(surfacePLY) {
+			formats = append(formats, "ply")
+		}
+	}
+	for _, format := range formats {
+		if err := s.target.reads(format); err != nil {
+			return err
+		}
+	}
+	if s.to == "ply" {
+		sized := s.target.ply.radius != ""
+		switch {
+		case !sized && (s.view.radius != 0 || s.mass != 0):
+			flag := map[bool]string{true: "-radius", false: "-mass"}[s.view.radius != 0]
+			return fmt.Errorf("%s: -to ply writes radii only for a program that reads them (-for houdini: pscale)", flag)
+		case s.view.radius < 0 || math.IsNaN(s.view.radius) || math.IsInf(s.view.radius, 0):
+			return fmt.Errorf("-radius %g: must be positive", s.view.radius)
+		}
+	}
+	kind := map[string]string{"prt": "PRT channel", "ply": "PLY property"}[s.to] // their names are identifiers
+	for _, from := range mapKeys(s.rename) {
+		if to := s.rename[from]; kind != "" && !isIdentifier(to) {
+			return fmt.Errorf("-rename %s=%s: %q cannot name a %s: use letters, digits and _, not starting with a digit", from, to, to, kind)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"snowtools/formats/ply"
 	"snowtools/levelset"
@@ -12,9 +13,9 @@ import (
 	"snowtools/simcore/particles"
 )
 
-// plyConverter writes vertex-only PLY point clouds: x y z, and on request
-// nx ny nz, red green blue (uchar, as Krakatoa divides by 255), vx vy vz and more
-// float properties, named as Blender, Krakatoa and Houdini read them.
+// plyConverter writes vertex-only PLY point clouds: x y z, the particle ID, and on
+// request normals, colours (uchar, as Krakatoa divides by 255), velocities, radii
+// and more float properties, named by the -for target (targets.go).
 type plyConverter struct{ s *settings }
 
 // A plyColumn is one property's values for every particle.
@@ -38,7 +39,7 @@ func (c *plyConverter) convert(j job, threads int) result {
 	}
 	h := ply.Header{
 		Format:   ply.BinaryLittleEndian,
-		Comments: []string{"snowtools export of " + f.path},
+		Comments: plyComments(f),
 		Elements: []ply.Element{{Name: "vertex", Count: int64(f.Len())}},
 	}
 	if c.s.ascii {
@@ -82,68 +83,141 @@ func (c *plyConverter) convert(j job, threads int) result {
 
 func (c *plyConverter) finish(io.Writer) error { return nil }
 
-// plyColumns gathers the properties the flags ask for.
+// plyColumns gathers the properties the flags ask for, named as the -for target
+// reads them (export's own names without -for) unless -rename names the channel:
+// x y z, the ID, -normals, -color, -velocity, the radius if the target sizes points
+// by one, and the -props channels. The names are checked: none twice, each an
+// identifier.
 func (s *settings) plyColumns(f *frame, threads int) ([]plyColumn, error) {
-	var cols []plyColumn
-	add := func(values []float32, names ...string) {
-		for i, n := range names {
-			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(names), index: i})
-		}
-	}
+	names := s.target.ply
+	t := plyTable{taken: newOutputNames("PLY property", true, 0)}
+	renamable := slices.Clone(s.props)
 	pos, err := f.positions()
 	if err != nil {
 		return nil, err
 	}
-	add(s.axes.toFile(pos, false), "x", "y", "z")
-	if ids, err := particleIDs(f); err != nil {
+	t.floats(s.axes.toPLY(pos, false), "the positions", "x", "y", "z")
+	ids, err := f.ids()
+	if err != nil {
 		return nil, err
-	} else if ids != nil {
-		cols = append(cols, plyColumn{prop: ply.Scalar("id", ply.Int), ints: ids, arity: 1})
+	}
+	if ids != nil {
+		renamable = append(renamable, "ID")
+		name, from := s.renamed("ID", names.id, s.target.origin("the particle IDs"))
+		t.add(plyColumn{prop: ply.Scalar(name, idPLYType), ints: ids, arity: 1}, from)
 	}
 	if s.normals {
 		n, err := surfaceNormals(f, pos, threads)
 		if err != nil {
 			return nil, err
 		}
-		add(s.axes.toFile(n, true), "nx", "ny", "nz")
+		t.floats(s.axes.toPLY(n, true), s.target.origin("-normals"), names.normal[:]...)
 	}
 	rgb, err := s.colors(f)
 	if err != nil {
 		return nil, err
 	}
-	if rgb != nil {
-		for i, n := range []string{"red", "green", "blue"} {
-			cols = append(cols, plyColumn{prop: ply.Scalar(n, ply.Uchar), bytes: rgb, arity: 3, index: i})
+	for i, n := range names.color {
+		if rgb != nil {
+			t.add(plyColumn{prop: ply.Scalar(n, ply.Uchar), bytes: rgb, arity: 3, index: i}, s.target.origin("-color"))
 		}
 	}
 	if s.velocity {
+		renamable = append(renamable, "Velocity")
 		v, err := f.floats("Velocity", 3)
 		if err != nil {
 			return nil, err
 		}
-		add(s.axes.toFile(v, false), "vx", "vy", "vz")
+		props, from := s.vectorNames("Velocity", names.velocity[:], s.target.origin("-velocity"))
+		t.floats(s.axes.toPLY(v, false), from, props...)
+	}
+	if names.radius != "" {
+		r, err := s.pointRadii(f)
+		if err != nil {
+			return nil, err
+		}
+		t.floats(r, s.target.origin("each particle's radius"), names.radius)
 	}
 	for _, name := range s.props {
-		c, ok := f.Header.Channel(name)
-		if !ok {
-			return nil, fmt.Errorf("-props %s: no such channel (channels: %s)", name, channelNames(f.Header))
+		if err := s.plyProp(&t, f, name); err != nil {
+			return nil, err
 		}
-		v, err := f.floats(name, 0)
-		if err != nil {
-			return nil, fmt.Errorf("-props %s: %v", name, err)
-		}
-		base := gridName(name)
-		if c.Arity == 1 {
-			add(v, base)
-			continue
-		}
-		names := make([]string, c.Arity)
-		for k := range names {
-			names[k] = fmt.Sprintf("%s_%d", base, k)
-		}
-		add(v, names...)
 	}
-	return cols, nil
+	if t.err != nil {
+		return nil, t.err
+	}
+	return t.cols, s.checkRenamesUsed(renamable)
+}
+
+// A plyTable is the vertex properties of a point cloud as they are planned. Its
+// first name clash sticks in err, and later additions are ignored.
+type plyTable struct {
+	cols  []plyColumn
+	taken *outputNames
+	err   error
+}
+
+// add appends a column whose name from gave.
+func (t *plyTable) add(col plyColumn, from string) {
+	if t.err == nil {
+		if t.err = t.taken.add(col.prop.Name, from); t.err == nil {
+			t.cols = append(t.cols, col)
+		}
+	}
+}
+
+// floats appends a float property per name, the consecutive values of each particle
+// in values.
+func (t *plyTable) floats(values []float32, from string, names ...string) {
+	for i, n := range names {
+		t.add(plyColumn{prop: ply.Scalar(n, ply.Float), floats: values, arity: len(names), index: i}, from)
+	}
+}
+
+// plyProp adds a -props channel: one float property named as the channel in
+// snake_case (or as -rename says), or NAME_0, NAME_1, ... for a channel of several
+// values.
+func (s *settings) plyProp(t *plyTable, f *frame, channel string) error {
+	c, ok := f.Header.Channel(channel)
+	if !ok {
+		return fmt.Errorf("-props %s: no such channel (channels: %s)", channel, channelNames(f.Header))
+	}
+	v, err := f.floats(channel, 0)
+	if err != nil {
+		return fmt.Errorf("-props %s: %v", channel, err)
+	}
+	base, from := s.renamed(channel, gridName(channel), "-props "+channel)
+	t.floats(v, from, componentNames(base, c.Arity)...)
+	return nil
+}
+
+// pointRadii returns each particle's radius in the file's unit, for targets that size
+// points by one (Houdini's pscale): -radius for all, else the radius of the sphere of
+// the particle's volume, (3 m / 4 pi rho)^(1/3) from its Mass and PhysicalDensity.
+// Frames without PhysicalDensity (the spray's) need -radius: their GridSpacing is
+// the ground's cell, not the particles' size.
+func (s *settings) pointRadii(f *frame) ([]float32, error) {
+	radius := make([]float32, f.Len())
+	if r := s.view.radius; r > 0 {
+		for i := range radius {
+			radius[i] = float32(r / s.axes.scale)
+		}
+		return radius, nil
+	}
+	if _, ok := f.Header.Channel("PhysicalDensity"); !ok {
+		return nil, fmt.Errorf("-for %s writes %s, each particle's radius, from Mass and PhysicalDensity; this frame has no PhysicalDensity: give the radius with -radius", s.target.name, s.target.ply.radius)
+	}
+	mass, err := f.masses(s.mass)
+	if err != nil {
+		return nil, err
+	}
+	if err := volumeRadii(f, mass, radius); err != nil {
+		return nil, err
+	}
+	for i := range radius {
+		radius[i] = float32(float64(radius[i]) / s.axes.scale)
+	}
+	return radius, nil
 }
 
 // surfaceNormals returns, per particle, the outward normal of the snow around it:
@@ -179,25 +253,4 @@ func surfaceNormals(f *frame, pos []float32, threads int) ([]float32, error) {
 		n[3*i], n[3*i+1], n[3*i+2] = float32(-g[0]/l), float32(-g[1]/l), float32(-g[2]/l)
 	}
 	return n, nil
-}
-
-// particleIDs returns the frame's ID channel as the int32 that PLY's "int" holds, the
-// "id" Houdini reads as its point attribute; nil for a frame without IDs. Snow's IDs
-// are int32; the spray's int64, which must fit.
-func particleIDs(f *frame) ([]int32, error) {
-	if _, ok := f.Header.Channel("ID"); !ok {
-		return nil, nil
-	}
-	wide, _, err := f.Int64s("ID")
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]int32, len(wide))
-	for i, v := range wide {
-		if v < math.MinInt32 || v > math.MaxInt32 {
-			return nil, fmt.Errorf("particle %d: ID %d does not fit the PLY's int", i, v)
-		}
-		ids[i] = int32(v)
-	}
-	return ids, nil
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +48,11 @@ func TestPLYPointCloud(t *testing.T) {
 	hdr, e, data := readPLY(t, filepath.Join(dir, "ply", "snow.0002.ply"))
 	if hdr.Format != ply.BinaryLittleEndian {
 		t.Errorf("format %v, want binary little-endian by default", hdr.Format)
+	}
+	// The frame's number and time, as the PRT says them (issue 22: frame n at n/fps,
+	// in each file's metadata where the format has a place for it).
+	if !slices.Contains(hdr.Comments, fmt.Sprintf("frame 2 time %g", 2.0/24)) {
+		t.Errorf("comments %q: no frame and time", hdr.Comments)
 	}
 	var names []string
 	for _, p := range e.Properties {

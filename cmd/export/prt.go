@@ -23,7 +23,7 @@ func (c *prtConverter) convert(j job, _ int) result {
 	if err != nil {
 		return result{err: err}
 	}
-	h, copies, color, err := c.s.prtLayout(f.Header)
+	plan, err := c.s.prtLayout(f.Header)
 	if err != nil {
 		return result{err: err}
 	}
@@ -31,6 +31,13 @@ func (c *prtConverter) convert(j job, _ int) result {
 	if err != nil {
 		return result{err: err}
 	}
+	var ids []int32
+	if plan.id != nil {
+		if ids, err = f.ids(); err != nil {
+			return result{err: err}
+		}
+	}
+	h := plan.header
 	size, err := writeOutput(j.out, func(w io.Writer) error {
 		pw, err := prt.NewWriter(w, h)
 		if err != nil {
@@ -41,7 +48,7 @@ func (c *prtConverter) convert(j job, _ int) result {
 		var values []float32
 		for i := range f.Len() {
 			in := f.Data[i*inSize : (i+1)*inSize]
-			for _, cp := range copies {
+			for _, cp := range plan.copies {
 				if cp.from.Type == cp.to.Type {
 					copy(rec[cp.to.Offset:cp.to.End()], in[cp.from.Offset:cp.from.End()])
 					continue
@@ -51,13 +58,12 @@ func (c *prtConverter) convert(j job, _ int) result {
 				}
 				cp.to.PutFloat16s(rec, values...)
 			}
+			if ids != nil {
+				plan.id.PutInt32s(rec, ids[i])
+			}
 			if rgb != nil {
 				r, g, b := float32(rgb[3*i])/255, float32(rgb[3*i+1])/255, float32(rgb[3*i+2])/255
-				if color.Type == prt.Float16 {
-					color.PutFloat16s(rec, r, g, b)
-				} else {
-					color.PutFloat32s(rec, r, g, b)
-				}
+				plan.color.PutFloats(rec, float64(r), float64(g), float64(b))
 			}
 			if err := pw.WriteParticle(rec); err != nil {
 				return err
@@ -70,10 +76,23 @@ func (c *prtConverter) convert(j job, _ int) result {
 
 func (c *prtConverter) finish(io.Writer) error { return nil }
 
+// A prtPlan is the output of a PRT conversion: its header, the channels copied from
+// the input record (converted when stored as float16), the Color channel of -color
+// and, when the input's ID is not idType, the output's ID channel, written from
+// frame.ids.
+type prtPlan struct {
+	header prt.Header
+	copies []channelCopy
+	color  *prt.Channel // nil without -color
+	id     *prt.Channel // nil when the ID is copied as it is, or absent
+}
+
 // prtLayout plans the output of a PRT conversion from the input header: which
-// channels go where with which type, the metadata that follows them, and the Color
-// channel if -color asks for one. Every channel the flags name must exist.
-func (s *settings) prtLayout(in prt.Header) (out prt.Header, copies []channelCopy, color prt.Channel, err error) {
+// channels go where with which type and name, the metadata that follows them, and
+// the Color channel if -color asks for one, as the -for target wants it. Every
+// channel the flags name must exist; the output's names are checked (Position kept,
+// none twice, each a PRT name).
+func (s *settings) prtLayout(in prt.Header) (plan prtPlan, err error) {
 	has := func(name string) bool { _, ok := in.Channel(name); return ok }
 	for _, flagList := range []struct {
 		flag  string
@@ -81,53 +100,64 @@ func (s *settings) prtLayout(in prt.Header) (out prt.Header, copies []channelCop
 	}{{"-keep", s.keep}, {"-drop", s.drop}, {"-rename", mapKeys(s.rename)}} {
 		for _, name := range flagList.names {
 			if !has(name) {
-				return out, nil, color, fmt.Errorf("%s %s: no such channel (channels: %s)", flagList.flag, name, channelNames(in))
+				return plan, fmt.Errorf("%s %s: no such channel (channels: %s)", flagList.flag, name, channelNames(in))
 			}
 		}
 	}
+	out := &plan.header
+	taken := newOutputNames("PRT channel", true, maxPRTName)
 	halfDone := map[string]bool{}
 	newName := map[string]string{} // input name -> output name, for metadata
 	for _, ch := range in.Channels {
 		if (len(s.keep) > 0 && !slices.Contains(s.keep, ch.Name)) || slices.Contains(s.drop, ch.Name) {
 			if ch.Name == "Position" {
-				return out, nil, color, fmt.Errorf("the Position channel cannot be dropped: Krakatoa and every other reader need it")
+				return plan, fmt.Errorf("the Position channel cannot be dropped: Krakatoa and every other reader need it")
 			}
 			continue
 		}
 		if s.color != "" && ch.Name == "Color" {
 			continue // replaced by the colours of -color
 		}
-		name := ch.Name
-		if to, ok := s.rename[name]; ok {
-			if name == "Position" {
-				return out, nil, color, fmt.Errorf("-rename Position=%s: Krakatoa refuses a PRT without Position (Houdini reads it as P by itself)", to)
-			}
-			name = to
+		if to, ok := s.rename[ch.Name]; ok && ch.Name == "Position" {
+			return plan, fmt.Errorf("-rename Position=%s: Krakatoa refuses a PRT without Position", to)
+		}
+		name, from := s.renamed(ch.Name, ch.Name, "the input channel "+ch.Name)
+		if err := taken.add(name, from); err != nil {
+			return plan, err
 		}
 		typ := ch.Type
 		if slices.Contains(s.half, name) || slices.Contains(s.half, ch.Name) {
 			halfDone[name], halfDone[ch.Name] = true, true
 			switch {
 			case name == "Position":
-				return out, nil, color, fmt.Errorf("-half Position: Krakatoa requires Position as float32")
+				return plan, fmt.Errorf("-half Position: Krakatoa requires Position as float32")
 			case !ch.Type.IsFloat():
-				return out, nil, color, fmt.Errorf("-half %s: the channel holds %s, not floating-point values", ch.Name, ch.Type)
+				return plan, fmt.Errorf("-half %s: the channel holds %s, not floating-point values", ch.Name, ch.Type)
 			}
 			typ = prt.Float16
 		}
 		newName[ch.Name] = name
-		copies = append(copies, channelCopy{from: ch, to: out.AddChannel(name, typ, ch.Arity)})
+		if ch.Name == "ID" && ch.Type != idType {
+			id := out.AddChannel(name, idType, ch.Arity)
+			plan.id = &id
+			continue
+		}
+		plan.copies = append(plan.copies, channelCopy{from: ch, to: out.AddChannel(name, typ, ch.Arity)})
 	}
 	if s.color != "" {
-		typ := prt.Float32
+		typ := s.target.prt.color
 		if slices.Contains(s.half, "Color") {
 			typ, halfDone["Color"] = prt.Float16, true
 		}
-		color = out.AddChannel("Color", typ, 3)
+		if err := taken.add("Color", s.target.origin("-color")); err != nil {
+			return plan, err
+		}
+		color := out.AddChannel("Color", typ, 3)
+		plan.color = &color
 	}
 	for _, name := range s.half {
 		if !halfDone[name] {
-			return out, nil, color, fmt.Errorf("-half %s: no such channel in the output (channels: %s)", name, channelNames(out))
+			return plan, fmt.Errorf("-half %s: no such channel in the output (channels: %s)", name, channelNames(*out))
 		}
 	}
 	for _, m := range in.Meta {
@@ -139,8 +169,12 @@ func (s *settings) prtLayout(in prt.Header) (out prt.Header, copies []channelCop
 		}
 	}
 	out.Count = in.Count
-	return out, copies, color, out.Validate()
+	return plan, out.Validate()
 }
+
+// maxPRTName is the longest PRT channel name: a PRT stores names in 32 bytes, NUL
+// included.
+const maxPRTName = 31
 
 // mapKeys returns the keys of m, sorted.
 func mapKeys(m map[string]string) []string {

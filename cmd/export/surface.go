@@ -196,13 +196,13 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	var written int64
 	for i, pattern := range c.s.surface.outputs {
 		n, err := writeOutput(outputPath(pattern, j.in.Number), func(w io.Writer) error {
-			switch strings.ToLower(filepath.Ext(pattern)) {
+			switch ext := strings.ToLower(filepath.Ext(pattern)); ext {
 			case surfaceVDB:
 				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
 			case surfaceOBJ:
-				return obj.Write(w, sf.mesh)
+				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh))
 			default:
-				return meshfile.WritePLY(w, sf.mesh, "snowtools export of "+f.path)
+				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), plyComments(f)...)
 			}
 		})
 		if err != nil {
@@ -244,17 +244,15 @@ func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
 			}
 		}
 		if s.wants(surfaceOBJ) || s.wants(surfacePLY) {
-			if sf.mesh, err = meshOf(ls.phi, vol, threads); err != nil {
+			if sf.mesh, err = meshOf(ls.phi, vol, s.velocityGrid(), threads); err != nil {
 				return nil, err
 			}
-			s.axes.meshToFile(sf.mesh)
 		}
 		return sf, nil
 	}
-	if sf.mesh, err = meshOf(ls.phi, nil, threads); err != nil {
+	if sf.mesh, err = meshOf(ls.phi, nil, "", threads); err != nil {
 		return nil, err
 	}
-	s.axes.meshToFile(sf.mesh)
 	return sf, nil
 }
 
@@ -265,7 +263,7 @@ func (s *settings) surfaceMesh(f *frame, threads int) (*geom.Mesh, error) {
 	if err != nil {
 		return nil, err
 	}
-	return meshOf(ls.phi, nil, threads)
+	return meshOf(ls.phi, nil, "", threads)
 }
 
 // frameLevelSet is a frame's surface level set phi and what it was made from: the
@@ -323,22 +321,23 @@ func (s *settings) surfaceGrids(phi *levelset.FloatGrid, vol *particles.Volume, 
 		return nil, err
 	}
 	grids := append([]*vdb.Grid{
-		{Name: "surface", Class: vdb.LevelSet, Float: phi},
-		{Name: "density", Class: vdb.FogVolume, Float: fog},
-	}, attributeGrids(vol)...)
+		{Name: s.vdbNames().surface, Class: vdb.LevelSet, Float: phi},
+		{Name: s.vdbNames().density, Class: vdb.FogVolume, Float: fog},
+	}, s.attributeGrids(vol)...)
 	return grids, s.halfGrids(grids)
 }
 
-// meshOf meshes the level set's zero crossing, with the velocity grid's values at the
-// vertices when vol has one (for motion blur).
-func meshOf(phi *levelset.FloatGrid, vol *particles.Volume, threads int) (*geom.Mesh, error) {
+// meshOf meshes the level set's zero crossing, with the values of vol's grid named
+// velocity (the -velocity grid's name) at the vertices when vol has it, for motion
+// blur.
+func meshOf(phi *levelset.FloatGrid, vol *particles.Volume, velocity string, threads int) (*geom.Mesh, error) {
 	m, err := mesher.Mesh(phi, mesher.Options{Threads: threads})
 	if err != nil {
 		return nil, err
 	}
 	if vol != nil {
 		for _, a := range vol.Attributes {
-			if a.Name == "velocity" {
+			if a.Name == velocity {
 				m.Velocities = mesher.SampleVelocities(m, a.Vec3, threads)
 			}
 		}
@@ -356,15 +355,8 @@ func (s *settings) sphereRadii(f *frame, mass []float32) ([]float32, error) {
 		uniform = 0 // png's -radius sizes the spheres it draws, not the surface under -surface
 	}
 	if uniform == 0 {
-		rho, err := f.floats("PhysicalDensity", 1)
-		if err == nil {
-			for i := range radius {
-				if !(rho[i] > 0) {
-					return nil, fmt.Errorf("particle %d: PhysicalDensity %g: must be positive", i, rho[i])
-				}
-				radius[i] = float32(particles.SphereRadius(float64(mass[i]), float64(rho[i])))
-			}
-			return radius, nil
+		if _, ok := f.Header.Channel("PhysicalDensity"); ok {
+			return radius, volumeRadii(f, mass, radius)
 		}
 		h, ok := f.gridSpacing()
 		if !ok {
@@ -376,6 +368,22 @@ func (s *settings) sphereRadii(f *frame, mass []float32) ([]float32, error) {
 		radius[i] = float32(uniform)
 	}
 	return radius, nil
+}
+
+// volumeRadii sets radius[i] to particle i's volume-equivalent radius
+// (3 m / 4 pi rho)^(1/3), from its mass and its PhysicalDensity rho.
+func volumeRadii(f *frame, mass, radius []float32) error {
+	rho, err := f.floats("PhysicalDensity", 1)
+	if err != nil {
+		return err
+	}
+	for i := range radius {
+		if !(rho[i] > 0) {
+			return fmt.Errorf("particle %d: PhysicalDensity %g: must be positive", i, rho[i])
+		}
+		radius[i] = float32(particles.SphereRadius(float64(mass[i]), float64(rho[i])))
+	}
+	return nil
 }
 
 // surfaceVoxel returns the voxel size, -voxel or half the simulation's h (one voxel

@@ -210,8 +210,8 @@ func TestSurfaceErrors(t *testing.T) {
 		{[]string{"-to", "surface", "-closing", "9", in, filepath.Join(dir, "a.obj")}, "-closing 9: must be at most 8"},
 		{[]string{"-to", "surface", "-velocity", in, filepath.Join(dir, "a.obj")}, "-velocity: an .obj has no place"},
 		{[]string{"-to", "surface", bad, filepath.Join(dir, "bad.obj")}, "particle 7"},
-		{[]string{"-to", "vdb", "-props", "Density", in, filepath.Join(dir, "a.vdb")}, `-props Density: its grid would be called "density"`},
-		{[]string{"-to", "surface", "-props", "Density", in, filepath.Join(dir, "a.vdb")}, `-props Density: its grid would be called "density"`},
+		{[]string{"-to", "vdb", "-props", "Density", in, filepath.Join(dir, "a.vdb")}, `-props Density: the grid "density" is taken by the density; two would have one name: give it another with -rename Density=NAME`},
+		{[]string{"-to", "surface", "-props", "Density", in, filepath.Join(dir, "a.vdb")}, `-props Density: the grid "density" is taken by the density`},
 	} {
 		status, log := runExport(t, c.args...)
 		if status == 0 || !strings.Contains(log, c.want) {

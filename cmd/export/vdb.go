@@ -32,34 +32,69 @@ func (c *vdbConverter) convert(j job, threads int) result {
 func (c *vdbConverter) finish(io.Writer) error { return nil }
 
 // volumeAttributes returns the particle channels that -velocity and -props turn
-// into grids beside the density.
+// into grids beside the density (and the level set of -to surface), each named as
+// its grid will be: the -for target's name for the velocity, snake_case for -props
+// channels, unless -rename names the channel. The names are checked: no grid twice.
 func (s *settings) volumeAttributes(f *frame) ([]particles.PointAttribute, error) {
+	names := s.vdbNames()
+	taken := newOutputNames("grid", false, 0)
+	if err := taken.add(names.density, s.target.origin("the density")); err != nil {
+		return nil, err
+	}
+	if s.to == "surface" {
+		if err := taken.add(names.surface, s.target.origin("the level set")); err != nil {
+			return nil, err
+		}
+	}
 	var attrs []particles.PointAttribute
+	renamable := slices.Clone(s.props)
 	if s.velocity {
+		renamable = append(renamable, "Velocity")
 		v, err := f.floats("Velocity", 3)
 		if err != nil {
 			return nil, err
 		}
-		attrs = append(attrs, particles.PointAttribute{Name: "velocity", Arity: 3, Values: v})
-	}
-	for _, name := range s.props {
-		c, ok := f.Header.Channel(name)
-		if !ok {
-			return nil, fmt.Errorf("-props %s: no such channel (channels: %s)", name, channelNames(f.Header))
+		name, from := s.renamed("Velocity", names.velocity, s.target.origin("-velocity"))
+		if err := taken.add(name, from); err != nil {
+			return nil, err
 		}
-		if g := gridName(name); g == "density" || g == "surface" || (g == "velocity" && s.velocity) {
-			return nil, fmt.Errorf("-props %s: its grid would be called %q, which the file already has (the %s); rename the channel first (export -to prt -rename %s=...)", name, g, map[string]string{"density": "particle density, kg/m^3", "surface": "level set", "velocity": "-velocity grid"}[g], name)
+		attrs = append(attrs, particles.PointAttribute{Name: name, Arity: 3, Values: v})
+	}
+	for _, channel := range s.props {
+		c, ok := f.Header.Channel(channel)
+		if !ok {
+			return nil, fmt.Errorf("-props %s: no such channel (channels: %s)", channel, channelNames(f.Header))
 		}
 		if !c.Type.IsFloat() || (c.Arity != 1 && c.Arity != 3) {
-			return nil, fmt.Errorf("-props %s: a grid needs 1 or 3 floats per particle; the channel has %d %s", name, c.Arity, c.Type)
+			return nil, fmt.Errorf("-props %s: a grid needs 1 or 3 floats per particle; the channel has %d %s", channel, c.Arity, c.Type)
 		}
-		v, err := f.floats(name, 0)
+		name, from := s.renamed(channel, gridName(channel), "-props "+channel)
+		if err := taken.add(name, from); err != nil {
+			return nil, err
+		}
+		v, err := f.floats(channel, 0)
 		if err != nil {
 			return nil, err
 		}
-		attrs = append(attrs, particles.PointAttribute{Name: gridName(name), Arity: c.Arity, Values: v})
+		attrs = append(attrs, particles.PointAttribute{Name: name, Arity: c.Arity, Values: v})
 	}
-	return attrs, nil
+	return attrs, s.checkRenamesUsed(renamable)
+}
+
+// velocityGrid returns the name of the -velocity grid.
+func (s *settings) velocityGrid() string {
+	name, _ := s.renamed("Velocity", s.vdbNames().velocity, "")
+	return name
+}
+
+// vdbNames returns the target's grid names, or export's own where the target reads
+// no VDB and the grids are not written: -to surface rasterizes the velocity to sample
+// it onto a mesh for such a target too.
+func (s *settings) vdbNames() *vdbNaming {
+	if s.target.vdb == nil {
+		return ownNames.vdb
+	}
+	return s.target.vdb
 }
 
 // halfGrids marks the grids that -half names to be stored as half floats.
@@ -96,7 +131,7 @@ func (s *settings) volumeFile(f *frame, threads int) (*vdb.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	grids := append([]*vdb.Grid{{Name: "density", Class: vdb.FogVolume, Float: vol.Density}}, attributeGrids(vol)...)
+	grids := append([]*vdb.Grid{{Name: s.vdbNames().density, Class: vdb.FogVolume, Float: vol.Density}}, s.attributeGrids(vol)...)
 	if err := s.halfGrids(grids); err != nil {
 		return nil, err
 	}
@@ -113,11 +148,11 @@ func (s *settings) rasterize(f *frame, pos, mass []float32, voxel, filter float6
 }
 
 // attributeGrids returns the grids of a volume's attributes.
-func attributeGrids(vol *particles.Volume) []*vdb.Grid {
+func (s *settings) attributeGrids(vol *particles.Volume) []*vdb.Grid {
 	var grids []*vdb.Grid
 	for _, a := range vol.Attributes {
 		g := &vdb.Grid{Name: a.Name, Float: a.Float, Vec3: a.Vec3}
-		if a.Name == "velocity" {
+		if s.velocity && a.Name == s.velocityGrid() {
 			g.VectorType = "contravariant relative" // what OpenVDB and Houdini use for velocities
 		}
 		grids = append(grids, g)
@@ -135,6 +170,19 @@ func frameVDBMeta(f *frame, filter float64) vdb.Metadata {
 		meta["time"] = v[0]
 	}
 	return meta
+}
+
+// plyComments are the comments of the PLY files made from a frame: where it comes
+// from, and its frame number and time as the PRT says them (frame n at n/fps s), as
+// a .vdb's metadata carries them.
+func plyComments(f *frame) []string {
+	comments := []string{"snowtools export of " + f.path}
+	n, okN := f.Header.Int64Meta("", "Frame")
+	t, okT := f.Header.Float64Meta("", "Time")
+	if okN && okT && len(n) == 1 && len(t) == 1 {
+		comments = append(comments, fmt.Sprintf("frame %d time %g", n[0], t[0]))
+	}
+	return comments
 }
 
 // gridName turns a PRT channel name (CamelCase, Krakatoa's convention) into the

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"math"
 
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/scene"
@@ -51,9 +53,15 @@ func writeHeightMap(w io.Writer, g *scene.GroundScene, f *heightfield.Field, r h
 }
 
 // writeSpray writes the airborne spray as one PRT frame: Position, Velocity and ID,
-// with the grid's cell as GridSpacing.
+// with the grid's cell as GridSpacing. The ID is int32, as the snow's is, so that
+// every frame and every file export makes of it carries one ID type (PLY has no
+// 64-bit integer, and Houdini's id is an int32); the spray counts its particles in a
+// uint64, and a frame with an ID beyond int32 is refused rather than wrapped.
 func writeSpray(w io.Writer, p *heightfield.Particles, info frameInfo) error {
 	n := p.Len()
+	if err := checkSprayIDs(p.ID, info.Frame); err != nil {
+		return err
+	}
 	var bounds [6]float32
 	if n > 0 {
 		lo, hi := p.Pos[0], p.Pos[0]
@@ -65,7 +73,7 @@ func writeSpray(w io.Writer, p *heightfield.Particles, info frameInfo) error {
 	var h prt.Header
 	position := h.AddChannel("Position", prt.Float32, 3)
 	velocity := h.AddChannel("Velocity", prt.Float32, 3)
-	id := h.AddChannel("ID", prt.Int64, 1)
+	id := h.AddChannel("ID", prt.Int32, 1)
 	h.Count = int64(n)
 	h.Meta = frameMeta(info, bounds)
 	pw, err := prt.NewWriter(w, h)
@@ -77,10 +85,34 @@ func writeSpray(w io.Writer, p *heightfield.Particles, info frameInfo) error {
 		x, v := p.Pos[i], p.Vel[i]
 		position.PutFloat32s(rec, float32(x[0]), float32(x[1]), float32(x[2]))
 		velocity.PutFloat32s(rec, float32(v[0]), float32(v[1]), float32(v[2]))
-		id.PutInt64s(rec, int64(p.ID[i]))
+		id.PutInt32s(rec, int32(p.ID[i]))
 		if err := pw.WriteParticle(rec); err != nil {
 			return err
 		}
 	}
 	return pw.Close()
+}
+
+// An idOverflowError is a spray particle whose ID does not fit the int32 that frames
+// store IDs as: the run created more than 2^31 - 1 spray particles.
+type idOverflowError struct {
+	Frame    int
+	Particle int
+	ID       uint64
+}
+
+func (e *idOverflowError) Error() string {
+	return fmt.Sprintf("frame %d: spray particle %d has ID %d, beyond the int32 that frames store IDs as (at most %d)",
+		e.Frame, e.Particle, e.ID, math.MaxInt32)
+}
+
+// checkSprayIDs returns an *idOverflowError for the first ID of frame that does not fit
+// an int32.
+func checkSprayIDs(ids []uint64, frame int) error {
+	for i, id := range ids {
+		if id > math.MaxInt32 {
+			return &idOverflowError{Frame: frame, Particle: i, ID: id}
+		}
+	}
+	return nil
 }

@@ -93,7 +93,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
-	up := fs.String("up", "y", "the mesh files' up `axis`: y, or z for Z-up exports (Blender's STL and OBJ defaults); glTF is Y up by definition")
+	up := fs.String("up", "y", "the mesh files' up `axis`: y, or z for Z-up exports (Blender's STL default; its OBJ export is Y up); glTF is Y up by definition")
 	fs.Float64Var(&s.axes.Scale, "scale", 1, "`factor` from the files' unit to metres (0.01 for centimetres)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

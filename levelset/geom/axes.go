@@ -1,7 +1,7 @@
 package geom
 
 // Axes says how a file's coordinates map onto the tools' own: right-handed, Y up,
-// metres. Many DCC exports are Z up (Blender's STL and OBJ by default, 3ds Max) and
+// metres. Many DCC exports are Z up (Blender's STL by default, 3ds Max) and
 // some scenes are in centimetres.
 type Axes struct {
 	// ZUp marks a file whose up axis is Z: its (x, y, z) is the tools' (x, z, -y),

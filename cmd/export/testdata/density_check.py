@@ -3,7 +3,9 @@ OpenVDB sees: each grid's class, value type, voxel size and active voxel count, 
 integral of the density (sum of density x voxel volume) and the momentum
 (sum of density x velocity x voxel volume).
 
-usage: /usr/bin/python3 density_check.py file.vdb
+usage: /usr/bin/python3 density_check.py file.vdb [velocity-grid-name]
+
+The velocity grid is "velocity" unless named (export -for houdini calls it "vel").
 """
 import json
 import sys
@@ -30,7 +32,7 @@ dx = density.transform.voxelSize()[0]
 cell = dx * dx * dx
 mass = 0.0
 momentum = [0.0, 0.0, 0.0]
-velocity = by_name.get("velocity")
+velocity = by_name.get(sys.argv[2] if len(sys.argv) > 2 else "velocity")
 vacc = velocity.getConstAccessor() if velocity is not None else None
 for item in density.citerOnValues():
     if not item.active:
