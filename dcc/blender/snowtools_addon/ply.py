@@ -1,5 +1,7 @@
 """Reads the binary PLY files ``export`` writes (points and surface meshes) with numpy,
-fast enough to load a frame of a million points in a frame-change handler.
+fast enough for a frame-change handler: a frame of a million points loads into its
+mesh in 0.04 s, a surface of a million triangles in 0.84 s, most of it Blender
+building the mesh (dcc/blender/bench_import.py).
 
 Only what the tools write is read: format binary_little_endian 1.0, a "vertex" element
 of scalar properties, and optionally a "face" element whose one property is a list
