@@ -153,7 +153,7 @@ func (c *checkpoints) newest(log io.Writer) (int, simcore.State, error) {
 		return 0, simcore.State{}, err
 	}
 	if len(frames) == 0 {
-		return 0, simcore.State{}, fmt.Errorf("-resume: no checkpoint (%s) in %s: run without -resume to start from frame 0",
+		return 0, simcore.State{}, fmt.Errorf("-resume: no checkpoint (%s) in %s: run without -resume to start from the first frame",
 			c.names, c.dir)
 	}
 	for _, f := range frames {

@@ -168,9 +168,10 @@ print("SNOWTOOLS", [act.name for act in bpy.data.actions])
 	}
 }
 
-// An OBJ sequence carries no frame rate: without -fps, voxelize says which it assumed
-// (issue 22's fifth failure: a 30 fps sequence got velocities scaled by 24/30,
-// silently); with -fps, or for one file, it says nothing.
+// An OBJ sequence carries no frame rate, nor does a glTF (its times become frame
+// numbers by the rate): without -fps, voxelize says which it assumed (issue 22's
+// fifth failure: a 30 fps sequence got velocities scaled by 24/30, silently); with
+// -fps, or for one file, it says nothing.
 func TestVoxelizeNamesTheAssumedFrameRate(t *testing.T) {
 	dir := t.TempDir()
 	writeCubeSequence(t, dir, "c", 3, 0.1, 0)
@@ -181,6 +182,10 @@ func TestVoxelizeNamesTheAssumedFrameRate(t *testing.T) {
 		{[]string{"-voxel", "0.1", "-o", filepath.Join(dir, "a.####.vdb"), filepath.Join(dir, "c1.obj")}, true},
 		{[]string{"-voxel", "0.1", "-fps", "30", "-o", filepath.Join(dir, "b.####.vdb"), filepath.Join(dir, "c1.obj")}, false},
 		{[]string{"-voxel", "0.1", "-frames", "2", "-o", filepath.Join(dir, "d.vdb"), filepath.Join(dir, "c1.obj")}, true},
+		// A glTF's times become frame numbers by the rate: a 30 fps scene read at 24
+		// fps is renumbered, so the rate assumed is named too (found by review).
+		{[]string{"-voxel", "0.1", "-frames", "3", "-o", filepath.Join(dir, "p.vdb"), filepath.Join("..", "..", "examples", "paddle.gltf")}, true},
+		{[]string{"-voxel", "0.1", "-fps", "30", "-frames", "3", "-o", filepath.Join(dir, "q.vdb"), filepath.Join("..", "..", "examples", "paddle.gltf")}, false},
 	} {
 		code, log := runVoxelize(t, c.args...)
 		if code != 0 {

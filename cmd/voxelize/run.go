@@ -29,13 +29,20 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	if g, ok := src.(*gltfSource); ok {
+	g, isGLTF := src.(*gltfSource)
+	if isGLTF {
 		if note := g.clipNote(); note != "" {
 			fmt.Fprintln(log, "voxelize: "+note)
 		}
-	} else if len(src.Frames()) > 1 && !s.fpsGiven {
-		// OBJ and STL carry no frame rate, and the velocities scale with it.
-		fmt.Fprintf(log, "voxelize: %s: OBJ and STL files carry no frame rate: %g fps assumed, which the velocities scale with; give the DCC's with -fps\n", src.Name(), s.fps)
+	}
+	if len(src.Frames()) > 1 && !s.fpsGiven {
+		// No mesh format here carries the DCC's frame rate: OBJ and STL velocities
+		// scale with it, and a glTF's times become frame numbers by it.
+		what := "OBJ and STL files carry no frame rate: %g fps assumed, which the velocities scale with"
+		if isGLTF {
+			what = "glTF files carry times, not frames: frames numbered at %g fps assumed (frame n at n/fps s)"
+		}
+		fmt.Fprintf(log, "voxelize: %s: "+what+"; give the DCC's with -fps\n", src.Name(), s.fps)
 	}
 	if s.startGiven {
 		src = renumber(src, s.start)
