@@ -141,6 +141,52 @@ func TestSceneBodyErrors(t *testing.T) {
 	}
 }
 
+// A mesh file's up and scale keys read a Z-up file in centimetres (Blender's STL
+// default, a Maya scene) upright and in metres, as voxelize -up z -scale 0.01 does
+// (issue 22: an up-axis and unit option on every tool that reads geometry); the
+// collider mesh follows the same keys. The keys are for meshes only, and glTF is Y up.
+func TestSceneMeshUpAndScale(t *testing.T) {
+	dir := t.TempDir()
+	// Our box (0.2, 0.1, 0.2)-(0.4, 0.3, 0.4) m as a Z-up file in cm: (x, -z, y) x 100.
+	scenetest.WriteBoxOBJ(t, filepath.Join(dir, "zup_cm.obj"), geom.Vec3{20, -40, 10}, geom.Vec3{40, -20, 30})
+	base := "[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nh = 0.05\n"
+	sc, err := Read(filepath.Join(dir, "s.toml"), strings.NewReader(base+`
+[[snow]]
+shape = "mesh"
+path = "zup_cm.obj"
+up = "z"
+scale = 0.01
+
+[[collider]]
+shape = "mesh"
+path = "zup_cm.obj"
+up = "z"
+scale = 0.01
+`), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := geom.Box{Min: geom.Vec3{0.2, 0.1, 0.2}, Max: geom.Vec3{0.4, 0.3, 0.4}}
+	if b := sc.Sources[0].Bounds; b.Min.Sub(want.Min).Norm() > 1e-9 || b.Max.Sub(want.Max).Norm() > 1e-9 {
+		t.Errorf("snow bounds %v, want %v", b, want)
+	}
+	if lo, hi := sc.Bodies[0].Mesh.Bounds(); lo.Sub(want.Min).Norm() > 1e-9 || hi.Sub(want.Max).Norm() > 1e-9 {
+		t.Errorf("collider mesh from %v to %v, want %v", lo, hi, want)
+	}
+	for _, tc := range []struct{ extra, want string }{
+		{"[[snow]]\nshape = \"mesh\"\npath = \"zup_cm.obj\"\nup = \"x\"\n", `snow[1].up: "x": use "y" or "z"`},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"zup_cm.obj\"\nscale = -1\n", "snow[1].scale: -1: must be > 0"},
+		{"[[snow]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.1\nscale = 0.01\n", `snow[1].scale: is for shape "mesh", not "sphere"`},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"character.glb\"\nup = \"z\"\n", `snow[1].up: "z": glTF is Y up by definition`},
+		{"[[snow]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.5]\nradius = 0.1\n[[collider]]\nshape = \"vdb\"\npath = \"p.####.vdb\"\nup = \"z\"\n", `collider[1].up: is for shape "mesh", not "vdb"`},
+	} {
+		_, err := Read(filepath.Join(dir, "s.toml"), strings.NewReader(base+tc.extra), 1)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one with %q", tc.extra, err, tc.want)
+		}
+	}
+}
+
 // A glTF snow volume is posed by its animation at the time given: the paddle turns
 // half a revolution a second about +Y, so at 0.5 s it lies along -z.
 func TestSnowFromGLTFFrame(t *testing.T) {

@@ -2,6 +2,8 @@ package scene
 
 import (
 	"math"
+	"path/filepath"
+	"strings"
 
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/formats/vdb"
@@ -32,16 +34,61 @@ func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
 			return nil, keyError(key+".time", "%g: must be >= 0", t)
 		}
 	}
+	axes, err := k.axes(key, path)
+	if err != nil {
+		return nil, err
+	}
 	m, err := meshfile.ReadAt(path, clip, t)
 	if err != nil {
 		return nil, keyError(key+".path", "%v", err)
 	}
+	axes.Apply(m)
 	return m, nil
+}
+
+// axes reads a mesh file's up and scale keys, as voxelize's -up and -scale: a Z-up
+// OBJ, STL or PLY (Blender's STL default) and a file in centimetres come in upright
+// and in metres. glTF is Y up and in metres by definition.
+func (k *shapeKeys) axes(key, path string) (geom.Axes, error) {
+	var a geom.Axes
+	if k.Up != nil {
+		switch *k.Up {
+		case "y":
+		case "z":
+			if ext := strings.ToLower(filepath.Ext(path)); ext == ".gltf" || ext == ".glb" {
+				return a, keyError(key+".up", "\"z\": glTF is Y up by definition")
+			}
+			a.ZUp = true
+		default:
+			return a, keyError(key+".up", "%q: use \"y\" or \"z\"", *k.Up)
+		}
+	}
+	if k.Scale != nil {
+		if a.Scale = *k.Scale; !(a.Scale > 0) || math.IsInf(a.Scale, 0) {
+			return a, keyError(key+".scale", "%g: must be > 0", a.Scale)
+		}
+	}
+	return a, nil
+}
+
+// meshKeysOnly refuses the keys that only a mesh file reads on a body of another
+// shape, where they would be ignored.
+func (k *shapeKeys) meshKeysOnly(key string) error {
+	switch {
+	case k.Up != nil:
+		return keyError(key+".up", "is for shape \"mesh\", not %q", k.Shape)
+	case k.Scale != nil:
+		return keyError(key+".scale", "is for shape \"mesh\", not %q", k.Shape)
+	}
+	return nil
 }
 
 // levelSet reads the level set grid of a VDB file: the grid named by the grid key,
 // else "surface" (what voxelize writes), else the file's first level set.
 func (k *shapeKeys) levelSet(key, path string) (*levelset.GridShape, error) {
+	if err := k.meshKeysOnly(key); err != nil {
+		return nil, err
+	}
 	file, err := vdb.ReadFile(path)
 	if err != nil {
 		return nil, keyError(key+".path", "%s: %v", path, err)

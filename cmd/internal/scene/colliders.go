@@ -58,6 +58,11 @@ func (ck *colliderKeys) contact(key string) (collider.Surface, error) {
 	if (ck.FPS != nil || ck.Start != nil) && ck.Shape != "vdb" {
 		return c, keyError(key, "fps and start are for a \"vdb\" sequence")
 	}
+	if ck.Shape != "mesh" {
+		if err := ck.meshKeysOnly(key); err != nil {
+			return c, err
+		}
+	}
 	return c, nil
 }
 

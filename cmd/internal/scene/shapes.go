@@ -14,6 +14,9 @@ const shapeNames = `"plane", "box", "sphere", "cylinder", "mesh" or "vdb"`
 // into the shape and the box that bounds it (infinite for a plane); key is the
 // body's key, as in snow[1].
 func (k *shapeKeys) analytic(key string) (geom.Shape, geom.Box, error) {
+	if err := k.meshKeysOnly(key); err != nil {
+		return nil, geom.Box{}, err
+	}
 	switch k.Shape {
 	case "sphere":
 		return k.sphere(key)
