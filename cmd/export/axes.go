@@ -81,25 +81,8 @@ func (a *axesSettings) toPLY(xyz []float32, direction bool) []float32 {
 	return out
 }
 
-// meshFor returns a mesh with its positions and velocities in the axes and unit of
-// a format's written files (".obj", ".ply"): m itself when they are ours, else a
-// copy that shares its triangles.
+// meshFor returns a mesh in the axes and unit of a format's written files (".obj",
+// ".ply"): m itself when they are ours, else a copy.
 func (a *axesSettings) meshFor(ext string, m *geom.Mesh) *geom.Mesh {
-	axes := a.of(ext)
-	if axes.Identity() {
-		return m
-	}
-	back := axes.Inverse()
-	out := *m
-	out.Positions = make([]geom.Vec3, len(m.Positions))
-	for i, p := range m.Positions {
-		out.Positions[i] = back(p)
-	}
-	if m.Velocities != nil {
-		out.Velocities = make([]geom.Vec3, len(m.Velocities))
-		for i, v := range m.Velocities {
-			out.Velocities[i] = back(v)
-		}
-	}
-	return &out
+	return a.of(ext).Written(m)
 }

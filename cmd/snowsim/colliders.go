@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"snowtools/cmd/internal/collidermesh"
 	"snowtools/cmd/internal/scene"
@@ -47,11 +45,7 @@ func (c *colliderOutput) frame(f int, t float64) (*geom.Mesh, error) {
 		return nil, err
 	}
 	if pattern := c.sc.ColliderMesh; pattern != "" {
-		write := func(w io.Writer) error { return writeMeshPLY(w, m, "snowsim colliders, metres, Y up") }
-		if filepath.Ext(pattern) == ".obj" {
-			write = func(w io.Writer) error { return writeMeshOBJ(w, m) }
-		}
-		if err := writeFrameFile(c.sc.OutDir, pattern, f, write); err != nil {
+		if err := writeMeshFile(c.sc, pattern, f, t, m, "colliders"); err != nil {
 			return nil, err
 		}
 	}

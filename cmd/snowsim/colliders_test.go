@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"math"
 	"os"
@@ -161,6 +162,47 @@ func TestColliderOutputErrors(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("exit %d, %q; want 1 and %q", code, stderr.String(), c.want)
 		}
+	}
+}
+
+// [output] up and scale write the colliders' meshes for a Z-up DCC in centimetres:
+// the same vertices as the plain run's, as (x, -z, y) x 100, and the PLY says its
+// frame, time and axes (issue 22: an up-axis and unit option on every tool that
+// writes geometry).
+func TestColliderMeshesInDCCAxes(t *testing.T) {
+	dir := t.TempDir()
+	plain := strings.Replace(colliderScene, `colliders = "cols.####.obj"`, `colliders = "cols.####.ply"`, 1)
+	zup := strings.Replace(plain, "[output]\n", "[output]\nup = \"z\"\nscale = 0.01\n", 1)
+	var meshes [2]*geom.Mesh
+	for i, text := range []string{plain, zup} {
+		out := filepath.Join(dir, fmt.Sprint("out", i))
+		var stderr bytes.Buffer
+		if code := run([]string{"-threads", "2", "-checkpoint", "0", "-frames", "1", "-o", out, writeScene(t, dir, text)}, &bytes.Buffer{}, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		path := filepath.Join(out, "cols.0001.ply")
+		m, err := meshfile.Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meshes[i] = m
+		data, _ := os.ReadFile(path)
+		want := []string{"comment snowsim colliders, frame 1 time 0.1, metres, Y up", "comment snowsim colliders, frame 1 time 0.1, units of 0.01 m, Z up"}[i]
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("%s: no %q in its header", path, want)
+		}
+	}
+	if len(meshes[0].Positions) == 0 || len(meshes[0].Positions) != len(meshes[1].Positions) {
+		t.Fatalf("%d and %d vertices", len(meshes[0].Positions), len(meshes[1].Positions))
+	}
+	for i, p := range meshes[0].Positions {
+		want := geom.Vec3{p[0], -p[2], p[1]}.Scale(100)
+		if meshes[1].Positions[i].Sub(want).Norm() > 1e-4 {
+			t.Fatalf("vertex %d: %v, want %v (ours %v)", i, meshes[1].Positions[i], want, p)
+		}
+	}
+	if code := run([]string{"-set", `output.up="x"`, "-o", dir, writeScene(t, dir, plain)}, &bytes.Buffer{}, &bytes.Buffer{}); code == 0 {
+		t.Error(`output.up = "x" ran`)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"strings"
 
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/scene"
@@ -26,19 +28,34 @@ func groundMesh(g *scene.GroundScene, f *heightfield.Field) *geom.Mesh {
 	return f.GridMesh(g.Config.Extent)
 }
 
-// writeMeshPLY writes m (nil: an empty mesh) as a binary PLY that Blender and
-// Krakatoa read, with a header comment that says what it is.
-func writeMeshPLY(w io.Writer, m *geom.Mesh, comment string) error {
-	return meshfile.WritePLY(w, m, comment)
+// writeMeshFile writes frame f's mesh m (nil: an empty one) to the scene's file
+// pattern, as PLY or OBJ by its extension, in the axes and unit of [output] up and
+// scale; what names it in the header comment, with the frame and its time.
+func writeMeshFile(sc *scene.Scene, pattern string, f int, t float64, m *geom.Mesh, what string) error {
+	m = sc.MeshAxes.Written(m)
+	comment := fmt.Sprintf("snowsim %s, frame %d time %g, %s", what, f, t, axesText(sc.MeshAxes))
+	return writeFrameFile(sc.OutDir, pattern, f, func(w io.Writer) error {
+		if strings.ToLower(filepath.Ext(pattern)) == ".obj" {
+			if m == nil {
+				_, err := io.WriteString(w, "# "+comment+": empty\n")
+				return err
+			}
+			return obj.Write(w, m)
+		}
+		return meshfile.WritePLY(w, m, comment)
+	})
 }
 
-// writeMeshOBJ writes m as OBJ (nil: an empty file with the header comment).
-func writeMeshOBJ(w io.Writer, m *geom.Mesh) error {
-	if m == nil {
-		_, err := io.WriteString(w, "# snowtools: no ground stored yet\n")
-		return err
+// axesText says in words what the axes of written files are: "metres, Y up".
+func axesText(a geom.Axes) string {
+	unit := "metres"
+	if a.Scale != 0 && a.Scale != 1 {
+		unit = fmt.Sprintf("units of %g m", a.Scale)
 	}
-	return obj.Write(w, m)
+	if a.ZUp {
+		return unit + ", Z up"
+	}
+	return unit + ", Y up"
 }
 
 // writeHeightMap writes the heights of the columns in r as a 16-bit PNG height map

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"snowtools/cmd/internal/cli"
@@ -109,11 +108,7 @@ func (r *groundRun) write(frame int) error {
 		}
 	}
 	if g.Mesh != "" {
-		writeMesh := func(w io.Writer, m *geom.Mesh) error { return writeMeshPLY(w, m, "snowsim ground, metres, Y up") }
-		if strings.HasSuffix(g.Mesh, ".obj") {
-			writeMesh = writeMeshOBJ
-		}
-		if err := writeFrameFile(sc.OutDir, g.Mesh, frame, func(w io.Writer) error { return writeMesh(w, mesh) }); err != nil {
+		if err := writeMeshFile(sc, g.Mesh, frame, sim.Time, mesh, "ground"); err != nil {
 			return err
 		}
 	}

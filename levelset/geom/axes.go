@@ -68,3 +68,25 @@ func (a Axes) Apply(m *Mesh) {
 		m.Velocities[i] = a.Point(v)
 	}
 }
+
+// Written returns m in the file's frame, for writing: m itself when a is the
+// identity, else a copy that shares m's triangles, its positions and velocities
+// mapped by Inverse.
+func (a Axes) Written(m *Mesh) *Mesh {
+	if m == nil || a.Identity() {
+		return m
+	}
+	back := a.Inverse()
+	out := *m
+	out.Positions = make([]Vec3, len(m.Positions))
+	for i, p := range m.Positions {
+		out.Positions[i] = back(p)
+	}
+	if m.Velocities != nil {
+		out.Velocities = make([]Vec3, len(m.Velocities))
+		for i, v := range m.Velocities {
+			out.Velocities[i] = back(v)
+		}
+	}
+	return &out
+}

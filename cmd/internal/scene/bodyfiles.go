@@ -50,21 +50,27 @@ func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
 // OBJ, STL or PLY (Blender's STL default) and a file in centimetres come in upright
 // and in metres. glTF is Y up and in metres by definition.
 func (k *shapeKeys) axes(key, path string) (geom.Axes, error) {
+	if ext := strings.ToLower(filepath.Ext(path)); k.Up != nil && *k.Up == "z" && (ext == ".gltf" || ext == ".glb") {
+		return geom.Axes{}, keyError(key+".up", "\"z\": glTF is Y up by definition")
+	}
+	return axesKeys(key, k.Up, k.Scale)
+}
+
+// axesKeys reads an up key ("y" or "z") and a scale key (the file's unit in metres)
+// under key.
+func axesKeys(key string, up *string, scale *float64) (geom.Axes, error) {
 	var a geom.Axes
-	if k.Up != nil {
-		switch *k.Up {
+	if up != nil {
+		switch *up {
 		case "y":
 		case "z":
-			if ext := strings.ToLower(filepath.Ext(path)); ext == ".gltf" || ext == ".glb" {
-				return a, keyError(key+".up", "\"z\": glTF is Y up by definition")
-			}
 			a.ZUp = true
 		default:
-			return a, keyError(key+".up", "%q: use \"y\" or \"z\"", *k.Up)
+			return a, keyError(key+".up", "%q: use \"y\" or \"z\"", *up)
 		}
 	}
-	if k.Scale != nil {
-		if a.Scale = *k.Scale; !(a.Scale > 0) || math.IsInf(a.Scale, 0) {
+	if scale != nil {
+		if a.Scale = *scale; !(a.Scale > 0) || math.IsInf(a.Scale, 0) {
 			return a, keyError(key+".scale", "%g: must be > 0", a.Scale)
 		}
 	}

@@ -65,6 +65,8 @@ type outputKeys struct {
 	Pattern   *string  `toml:"pattern"`
 	Channels  []string `toml:"channels"`  // frame channels written on request (FrameChannels)
 	Colliders *string  `toml:"colliders"` // the colliders' meshes per frame, .obj or .ply; "" for none
+	Up        *string  `toml:"up"`        // the written meshes' up axis: "y" (default) or "z"
+	Scale     *float64 `toml:"scale"`     // the written meshes' unit in metres (default 1)
 	groundOutputKeys
 }
 

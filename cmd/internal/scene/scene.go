@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"snowtools/cmd/internal/seq"
+	"snowtools/levelset/geom"
 	"snowtools/simcore"
 	"snowtools/simcore/collider"
 	"snowtools/simcore/heightfield"
@@ -36,6 +37,9 @@ type Scene struct {
 	// ColliderMesh is the file pattern of the colliders' meshes, written per frame
 	// beside the particles ([output] colliders); "" for none.
 	ColliderMesh string
+	// MeshAxes are the axes and unit of the meshes snowsim writes (colliders, ground),
+	// [output] up and scale, for DCCs that are Z up or not in metres.
+	MeshAxes geom.Axes
 	// Ground, when not nil, makes this a ground scene: Ground.Config holds the
 	// ground's settings and colliders, and Config, Sources and Materials are empty.
 	Ground *GroundScene
@@ -134,6 +138,11 @@ func framesAndOutput(f *sceneFile, pattern string) (*Scene, error) {
 		return nil, keyError("output.pattern", "%v", err)
 	}
 	set(&sc.ColliderMesh, f.Output.Colliders)
+	axes, err := axesKeys("output", f.Output.Up, f.Output.Scale)
+	if err != nil {
+		return nil, err
+	}
+	sc.MeshAxes = axes
 	if err := checkFilePattern("output.colliders", sc.ColliderMesh, ".obj", ".ply"); err != nil {
 		return nil, err
 	}
