@@ -31,6 +31,9 @@ Usage:
   export -to surface [flags] input output...
   export -to compare [flags] output.png input...
 
+From bash, run it by its path (bin/export) or as "env export ...": a bare "export"
+is the shell's builtin.
+
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
 a numbered sequence (but one numbered file to one output file converts that file
 alone); output names the files to write, with #### or %04d for the frame number, or
