@@ -39,7 +39,7 @@ func (c *plyConverter) convert(j job, threads int) result {
 	}
 	h := ply.Header{
 		Format:   ply.BinaryLittleEndian,
-		Comments: plyComments(f),
+		Comments: frameComments(f),
 		Elements: []ply.Element{{Name: "vertex", Count: int64(f.Len())}},
 	}
 	if c.s.ascii {

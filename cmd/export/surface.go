@@ -200,9 +200,9 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 			case surfaceVDB:
 				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
 			case surfaceOBJ:
-				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh))
+				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh), frameComments(f)...)
 			default:
-				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), plyComments(f)...)
+				return meshfile.WritePLY(w, c.s.axes.meshFor(ext, sf.mesh), frameComments(f)...)
 			}
 		})
 		if err != nil {

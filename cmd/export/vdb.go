@@ -172,10 +172,10 @@ func frameVDBMeta(f *frame, filter float64) vdb.Metadata {
 	return meta
 }
 
-// plyComments are the comments of the PLY files made from a frame: where it comes
-// from, and its frame number and time as the PRT says them (frame n at n/fps s), as
-// a .vdb's metadata carries them.
-func plyComments(f *frame) []string {
+// frameComments are the header comments of the PLY and OBJ files made from a frame:
+// where it comes from, and its frame number and time as the PRT says them (frame n
+// at n/fps s), as a .vdb's metadata carries them.
+func frameComments(f *frame) []string {
 	comments := []string{"snowtools export of " + f.path}
 	n, okN := f.Header.Int64Meta("", "Frame")
 	t, okT := f.Header.Float64Meta("", "Time")

@@ -32,15 +32,14 @@ func groundMesh(g *scene.GroundScene, f *heightfield.Field) *geom.Mesh {
 // pattern, as PLY or OBJ by its extension, in the axes and unit of [output] up and
 // scale; what names it in the header comment, with the frame and its time.
 func writeMeshFile(sc *scene.Scene, pattern string, f int, t float64, m *geom.Mesh, what string) error {
+	if m == nil {
+		m = &geom.Mesh{}
+	}
 	m = sc.MeshAxes.Written(m)
 	comment := fmt.Sprintf("snowsim %s, frame %d time %g, %s", what, f, t, axesText(sc.MeshAxes))
 	return writeFrameFile(sc.OutDir, pattern, f, func(w io.Writer) error {
 		if strings.ToLower(filepath.Ext(pattern)) == ".obj" {
-			if m == nil {
-				_, err := io.WriteString(w, "# "+comment+": empty\n")
-				return err
-			}
-			return obj.Write(w, m)
+			return obj.Write(w, m, comment)
 		}
 		return meshfile.WritePLY(w, m, comment)
 	})

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"snowtools/levelset/geom"
 )
 
-// Write writes m as an OBJ file: a "# snowtools" comment, one "v x y z" line
+// Write writes m as an OBJ file: a "# snowtools" comment and one "# " line per
+// comment given (what the mesh is: its frame, time and axes), one "v x y z" line
 // per vertex and one "f a b c" line per triangle, with 1-based indices in the
 // mesh's own winding. Velocities are dropped, as OBJ has no place for them.
 //
@@ -21,8 +23,9 @@ import (
 //
 // An invalid mesh (see geom.Mesh.Validate) is an error that writes nothing; an
 // empty one (no vertex, no triangle: the surface of a frame without snow) writes
-// only the comment. Output is buffered; the underlying writer is not closed.
-func Write(w io.Writer, m *geom.Mesh) error {
+// only the comments. A comment with a line break is an error. Output is buffered;
+// the underlying writer is not closed.
+func Write(w io.Writer, m *geom.Mesh, comments ...string) error {
 	if m == nil {
 		return fmt.Errorf("obj: Write: nil mesh")
 	}
@@ -30,9 +33,17 @@ func Write(w io.Writer, m *geom.Mesh) error {
 	if err := m.Validate(); err != nil && !empty {
 		return fmt.Errorf("obj: Write: %w", err)
 	}
+	for _, c := range comments {
+		if strings.ContainsAny(c, "\r\n") {
+			return fmt.Errorf("obj: Write: comment %q has a line break", c)
+		}
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	line := make([]byte, 0, 128)
 	line = append(line, "# snowtools\n"...)
+	for _, c := range comments {
+		line = append(append(append(line, "# "...), c...), '\n')
+	}
 	if _, err := bw.Write(line); err != nil {
 		return err
 	}

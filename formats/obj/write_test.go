@@ -80,6 +80,27 @@ func TestWriteText(t *testing.T) {
 	}
 }
 
+// Comments follow the first line, each its own "# " line, and read back as
+// nothing; a comment with a line break would start a statement, so it is refused.
+func TestWriteComments(t *testing.T) {
+	m := &geom.Mesh{Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}
+	var b bytes.Buffer
+	if err := Write(&b, m, "frame 12 time 0.5", "metres, Y up"); err != nil {
+		t.Fatal(err)
+	}
+	want := "# snowtools\n# frame 12 time 0.5\n# metres, Y up\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if back, err := Read(bytes.NewReader(b.Bytes())); err != nil || len(back.Positions) != 3 || len(back.Triangles) != 1 {
+		t.Errorf("read back: %v, %v", back, err)
+	}
+	b.Reset()
+	if err := Write(&b, m, "two\nv 9 9 9"); err == nil || b.Len() != 0 {
+		t.Errorf("a comment with a line break: %v, wrote %q", err, b.String())
+	}
+}
+
 func TestWriteInvalid(t *testing.T) {
 	ok := geom.Mesh{
 		Positions: []geom.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}},
