@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -229,5 +230,22 @@ func TestVoxelizeStartRenumbers(t *testing.T) {
 	}
 	if code, log := runVoxelize(t, "-voxel", "0.05", "-start", "-1", filepath.Join(dir, "cube1.obj")); code != 2 || !strings.Contains(log, "-start -1: must be >= 0") {
 		t.Errorf("-start -1: exit %d, %s", code, log)
+	}
+}
+
+// A glTF animation starting at t = 0 starts at frame 0, as snowsim's frames do, so
+// the colliders and the snow of one time share a number (issue 22's sixth failure:
+// voxelize renumbered glTF frames from 1, and export -mesh found "no frame 0").
+func TestVoxelizeGLTFStartsAtFrameZero(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "paddle.####.vdb")
+	if code, log := runVoxelize(t, "-voxel", "0.1", "-fps", "24", "-frames", "0-1", "-o", out, filepath.Join("..", "..", "examples", "paddle.gltf")); code != 0 {
+		t.Fatalf("exit %d: %s", code, log)
+	}
+	for f, want := range []float64{0, 1.0 / 24} {
+		meta := readVDB(t, filepath.Join(dir, fmt.Sprintf("paddle.%04d.vdb", f))).Meta
+		if meta["frame"] != int32(f) || math.Abs(meta["time"].(float64)-want) > 1e-12 {
+			t.Errorf("paddle.%04d.vdb: %v, want frame %d at %g s", f, meta, f, want)
+		}
 	}
 }
