@@ -1,15 +1,21 @@
 """Headless test of the snowtools add-on, run by cmd/internal/blendertest/addon_test.go:
 
     BLENDER_USER_SCRIPTS=TMP blender -b --factory-startup --python-exit-code 3 \
-        --python dcc/blender/test_addon.py -- --tools BIN --work DIR [--scale 0.01]
+        --python dcc/blender/test_addon.py -- --tools BIN --work DIR [--scale 0.01] [--scene rates]
 
 It installs the add-on from this folder as a user would (a zip through
-Preferences > Add-ons > Install), builds a small scene in code (a 20 cm snow cube
-thrown sideways onto a slab that an armature's bone raises 10 cm over frames 1-7), bakes it through the add-on's
-operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to judge:
-the imported points against snowsim's PRT particles, the surface's and the volume's
-bounds against the points, the volume's frame, the snow above the slab. It also
-cancels a running simulation and reads a tool's error through the operator.
+Preferences > Add-ons > Install), builds a small scene in code, bakes it through the
+add-on's operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to
+judge. The slab scene (the default): a 20 cm snow cube thrown sideways onto a slab
+that an armature's bone raises 10 cm over frames 1-7; the lines give the imported
+points against snowsim's PRT particles, the surface's and the volume's bounds against
+the points, the volume's frame, the snow above the slab. It also cancels a running
+simulation and reads a tool's error through the operator. The rates scene
+(build_rates_scene): 30 / 1.001 fps from frame 1001, hidden colliders moved by object
+keys and by a Displace modifier over a shape key, a cache folder named with "#" and
+"%d"; the lines give the colliders' poses in Blender at every frame, for the Go test
+to find in voxelize's files, and the errors of a collider whose topology changes and
+of one in an excluded collection.
 """
 import argparse
 import os
@@ -443,7 +449,7 @@ def check_rates(scene, cache_dir, scale, lift, wave):
     say("files", "collider_meshes", *frames(os.path.join(cache_dir, "colliders", "obj"), ".obj"))
     lift.hide_set(False)  # hidden objects are not evaluated
     wave.hide_viewport = False
-    points = [o for o in scene.objects if o.get("snowtools_kind") == "points"]
+    imported = {o.get("snowtools_kind"): o for o in scene.objects if o.get("snowtools_kind")}
     for n in range(RATE_START, RATE_END + 1):
         scene.frame_set(n)
         dg = bpy.context.evaluated_depsgraph_get()
@@ -452,7 +458,10 @@ def check_rates(scene, cache_dir, scale, lift, wave):
             top = tools_axes(np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2]]]), scale)[0]
             say("pose", n, obj.name, *("%.9g" % v for v in top))
         prt = read_prt(os.path.join(cache_dir, "sim", "snow.%04d.prt" % n))[0]["Position"]
-        say("loaded", n, len(points[0].data.vertices) if points else -1, len(prt))
+        say("loaded", n, len(imported["points"].data.vertices) if "points" in imported else -1, len(prt))
+        grids = imported["volume"].evaluated_get(dg).data.grids if "volume" in imported else None
+        say("volume", n, grids.frame if grids else -1, os.path.basename(grids.frame_filepath) if grids else "none",
+            len(grids) if grids else 0)
 
 
 def check_topology_error(scene, scale):
@@ -465,6 +474,8 @@ def check_topology_error(scene, scale):
     for level, frame in ((1, RATE_START), (2, RATE_START + 2)):
         sub.levels = level
         sub.keyframe_insert("levels", frame=frame)
+    for k in obj.animation_data.action.fcurves[0].keyframe_points:
+        k.interpolation = "CONSTANT"
     bpy.ops.snowtools.mark(role="COLLIDER")
     try:
         bpy.ops.snowtools.bake()
@@ -473,6 +484,29 @@ def check_topology_error(scene, scale):
         say("topology", str(e).replace("\n", " "))
     finally:
         bpy.data.objects.remove(obj)
+
+
+def check_excluded(scene, scale):
+    """A collider in a collection excluded from the view layer cannot be exported:
+    the bake must name it and say why."""
+    bpy.ops.mesh.primitive_cube_add(size=0.2 / scale, location=(0, -0.5 / scale, 0.1 / scale))
+    obj = bpy.context.object
+    obj.name = "shelved"
+    bpy.ops.snowtools.mark(role="COLLIDER")
+    coll = bpy.data.collections.new("shelf")
+    scene.collection.children.link(coll)
+    for c in obj.users_collection:
+        c.objects.unlink(obj)
+    coll.objects.link(obj)
+    bpy.context.view_layer.layer_collection.children["shelf"].exclude = True
+    try:
+        bpy.ops.snowtools.bake()
+        say("excluded none")
+    except RuntimeError as e:
+        say("excluded", str(e).replace("\n", " "))
+    finally:
+        bpy.data.objects.remove(obj)
+        bpy.data.collections.remove(coll)
 
 
 def main_rates(a, work):
@@ -489,6 +523,7 @@ def main_rates(a, work):
                 say("toml", line.strip().replace(" ", ""))
     check_rates(scene, cache_dir, a.scale, lift, wave)
     check_topology_error(scene, a.scale)
+    check_excluded(scene, a.scale)
 
 
 def main():

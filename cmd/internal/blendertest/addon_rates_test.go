@@ -20,14 +20,20 @@ import (
 const (
 	ratesFirst, ratesLast = 1001, 1004
 	ratesCache            = "shot#12 %d"
-	ratesFPS              = 30 / 1.001
 	// The least a collider moves from one frame to the next (wave: 3 cm + 2/3 cm):
 	// a file holding the next or the previous frame's pose would be this far off.
 	ratesLeastStep = 0.035 // m
-	// How far from Blender's surface the collider VDB's zero level may lie (measured
-	// ... m); a fifth of ratesLeastStep would still catch a file one frame off.
-	ratesPoseTolerance = 1e-3 // m
+	// How far from Blender's surface the collider VDB's zero level may lie at the
+	// centre of a box's top face (measured 3.5e-7 m: the OBJ files' 6 decimals); a
+	// file one frame off is ratesLeastStep off.
+	ratesPoseTolerance = 1e-4 // m
 )
+
+// ratesFPS is 30 / 1.001 in float64 arithmetic, as the add-on computes it (a Go
+// constant expression would be exact, and round to the float64 below).
+var ratesFPS = 30 / ratesFPSBase
+
+var ratesFPSBase = 1.001
 
 // checkRatesRun judges the rates scene's bake, whose cache folder is cache.
 func checkRatesRun(t *testing.T, lines []string, cache string) {
@@ -54,6 +60,12 @@ func checkRatesRun(t *testing.T, lines []string, cache string) {
 			t.Errorf("frame %d: the points object holds %s vertices, the PRT %s particles", n, f[0], f[1])
 		}
 	}
+	// The Volume finds its sequence in the folder named with "#" and "%d".
+	for n, f := range r.framesIn(t, "volume", 3, ratesFirst, ratesLast) {
+		if f[0] != strconv.Itoa(n) || f[1] != fmt.Sprintf("snow.%04d.vdb", n) || f[2] == "0" {
+			t.Errorf("frame %d: the Volume shows sequence frame %s, file %s, %s grids", n, f[0], f[1], f[2])
+		}
+	}
 	checkColliderPoses(t, r, cache)
 
 	topo := strings.Join(r.one(t, "topology"), " ")
@@ -61,6 +73,10 @@ func checkRatesRun(t *testing.T, lines []string, cache string) {
 		if !strings.Contains(topo, part) {
 			t.Errorf("a collider whose topology changes at frame 1003: the bake reported %q, want it to name %q", topo, part)
 		}
+	}
+	shelved := strings.Join(r.one(t, "excluded"), " ")
+	if !strings.Contains(shelved, "shelved cannot be selected") || !strings.Contains(shelved, "excluded") {
+		t.Errorf("a collider in a collection excluded from the view layer: the bake reported %q, want it named, and why", shelved)
 	}
 }
 
@@ -86,6 +102,7 @@ func checkColliderPoses(t *testing.T, r addonReport, cache string) {
 	if len(tops) != 2 {
 		t.Fatalf("poses of %d colliders, want lift and wave", len(tops))
 	}
+	largest := 0.0 // the largest |phi| at a pose, for the log
 	for n := ratesFirst; n <= ratesLast; n++ {
 		path := filepath.Join(cache, "colliders", fmt.Sprintf("col.%04d.vdb", n))
 		file, err := vdb.ReadFile(path)
@@ -106,7 +123,9 @@ func checkColliderPoses(t *testing.T, r addonReport, cache string) {
 			if !ok {
 				t.Fatalf("no pose of %s at frame %d", name, n)
 			}
-			if d := phi.Sample(p); !(math.Abs(d) <= ratesPoseTolerance) {
+			d := phi.Sample(p)
+			largest = max(largest, math.Abs(d))
+			if !(math.Abs(d) <= ratesPoseTolerance) {
 				t.Errorf("frame %d: %s's top in Blender is %.4g m from the surface in %s (want <= %g)",
 					n, name, d, filepath.Base(path), ratesPoseTolerance)
 			}
@@ -116,4 +135,5 @@ func checkColliderPoses(t *testing.T, r addonReport, cache string) {
 			}
 		}
 	}
+	t.Logf("collider poses: the VDB's surface lies within %.3g m of Blender's evaluated mesh", largest)
 }
