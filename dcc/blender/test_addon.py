@@ -447,7 +447,7 @@ def check_rates(scene, cache_dir, scale, lift, wave):
     say("files", "prt", *frames(os.path.join(cache_dir, "sim"), ".prt"))
     say("files", "colliders", *frames(os.path.join(cache_dir, "colliders"), ".vdb"))
     say("files", "collider_meshes", *frames(os.path.join(cache_dir, "colliders", "obj"), ".obj"))
-    lift.hide_set(False)  # hidden objects are not evaluated
+    lift.hide_set(False)  # shown as in the bake: an object disabled in viewports is not evaluated
     wave.hide_viewport = False
     imported = {o.get("snowtools_kind"): o for o in scene.objects if o.get("snowtools_kind")}
     for n in range(RATE_START, RATE_END + 1):

@@ -29,11 +29,10 @@ const (
 	ratesPoseTolerance = 1e-4 // m
 )
 
-// ratesFPS is 30 / 1.001 in float64 arithmetic, as the add-on computes it (a Go
-// constant expression would be exact, and round to the float64 below).
-var ratesFPS = 30 / ratesFPSBase
-
+// ratesFPS is 30 / 1.001 in float64 arithmetic, as the add-on computes it: the Go
+// constant expression would be exact, and round to the next float64 down.
 var ratesFPSBase = 1.001
+var ratesFPS = 30 / ratesFPSBase
 
 // checkRatesRun judges the rates scene's bake, whose cache folder is cache.
 func checkRatesRun(t *testing.T, lines []string, cache string) {
