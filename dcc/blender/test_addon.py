@@ -1,18 +1,25 @@
 """Headless test of the snowtools add-on, run by cmd/internal/blendertest/addon_test.go:
 
     BLENDER_USER_SCRIPTS=TMP blender -b --factory-startup --python-exit-code 3 \
-        --python dcc/blender/test_addon.py -- --tools BIN --work DIR [--scale 0.01]
+        --python dcc/blender/test_addon.py -- --tools BIN --work DIR [--scale 0.01] [--scene rates]
 
 It installs the add-on from this folder as a user would (a zip through
-Preferences > Add-ons > Install), builds a small scene in code (a 20 cm snow cube
-thrown sideways onto a slab that an armature's bone raises 10 cm over frames 1-7), bakes it through the add-on's
-operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to judge:
-the imported points against snowsim's PRT particles, the surface's and the volume's
-bounds against the points, the volume's frame, the snow above the slab. It also
-cancels a running simulation and reads a tool's error through the operator.
+Preferences > Add-ons > Install), builds a small scene in code, bakes it through the
+add-on's operators, and prints what it finds on "SNOWTOOLS " lines for the Go test to
+judge. The slab scene (the default): a 20 cm snow cube thrown sideways onto a slab
+that an armature's bone raises 10 cm over frames 1-7; the lines give the imported
+points against snowsim's PRT particles, the surface's and the volume's bounds against
+the points, the volume's frame, the snow above the slab. It also cancels a running
+simulation and reads a tool's error through the operator. The rates scene
+(build_rates_scene): 30 / 1.001 fps from frame 1001, hidden colliders moved by object
+keys and by a Displace modifier over a shape key, a cache folder named with "#" and
+"%d"; the lines give the colliders' poses in Blender at every frame, for the Go test
+to find in voxelize's files, and the errors of a collider whose topology changes and
+of one in an excluded collection.
 """
 import argparse
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -41,6 +48,8 @@ def parse():
     p = argparse.ArgumentParser(prog="test_addon.py")
     p.add_argument("--tools", required=True, help="the folder of voxelize, snowsim and export")
     p.add_argument("--work", required=True, help="an empty folder for the .blend and its cache")
+    p.add_argument("--scene", choices=("slab", "rates"), default="slab",
+                   help="the slab scene (module doc) or the rates scene (build_rates_scene)")
     p.add_argument("--scale", type=float, default=1.0, help="the scene's unit scale (metres per Blender unit)")
     return p.parse_args(sys.argv[sys.argv.index("--") + 1:])
 
@@ -171,11 +180,9 @@ def volume_probe(scene, volume):
     """A mesh object whose Geometry Nodes mesh the Volume object's density where it
     reaches half of snow's 400 kg/m^3, in world space: Blender's bounds of a volume
     are those of its 8^3-voxel leaves, too coarse to judge where the snow is."""
+    from snowtools_addon.importer import _group_socket
     group = bpy.data.node_groups.new("volume probe", "GeometryNodeTree")
-    if hasattr(group, "interface"):
-        group.interface.new_socket("Geometry", in_out="OUTPUT", socket_type="NodeSocketGeometry")
-    else:
-        group.outputs.new("NodeSocketGeometry", "Geometry")
+    _group_socket(group, "OUTPUT")
     info = group.nodes.new("GeometryNodeObjectInfo")
     info.transform_space = "RELATIVE"
     info.inputs["Object"].default_value = volume
@@ -201,6 +208,7 @@ def check_frames(scene, slab, cache_dir, scale):
     say("objects", " ".join(sorted(objs)))
     say("files", "prt", *frames(os.path.join(cache_dir, "sim"), ".prt"))
     say("files", "colliders", *frames(os.path.join(cache_dir, "colliders"), ".vdb"))
+    say("files", "collider_meshes", *frames(os.path.join(cache_dir, "colliders", "obj"), ".obj"))
     points, surface, volume = objs["points"], objs["surface"], objs["volume"]
     probe = volume_probe(scene, volume)
     for n in range(START, END + 1):
@@ -275,7 +283,12 @@ def check_render(work, cache_dir, scale, frame=5):
 
 
 def frames(folder, ext):
-    return sorted(int(n.split(".")[-2]) for n in os.listdir(folder) if n.endswith(ext))
+    """The frame numbers of the files in folder with that extension: the digits that
+    end each name's stem (snow.0007.prt and Blender's col7.obj are both frame 7)."""
+    if not os.path.isdir(folder):
+        return []
+    stems = (n[:-len(ext)] for n in os.listdir(folder) if n.endswith(ext))
+    return sorted(int(m.group()) for m in (re.search(r"\d+$", s) for s in stems) if m)
 
 
 def check_cancel(cache_dir, tools):
@@ -348,6 +361,171 @@ def check_helpers():
     say("helpers", "; ".join(bad).replace("\n", " ") or "ok")
 
 
+# The rates scene (--scene rates): NTSC's 30 / 1.001 fps, frames from 1001, colliders
+# that only the evaluated mesh moves, hidden ones, and a cache folder whose name holds
+# the tools' frame placeholders.
+RATE_FPS, RATE_BASE, RATE_START, RATE_END = 30, 1.001, 1001, 1004
+RATE_CACHE = "shot#12 %d"
+LIFT = 0.05     # m per frame: the "lift" box's object keys raise it
+WAVE = 0.03     # m per frame: the "wave" box's Displace modifier raises it
+WAVE_KEY = 0.02  # m: its shape key "up" raises its top face, keyed 0 -> 1 over the range
+
+
+def _linear_keys(owner, path, values, frames):
+    """Keys owner.path (a float or a vector's z) to values at frames, linearly."""
+    for value, frame in zip(values, frames):
+        if path == "location":
+            owner.location.z = value
+        else:
+            setattr(owner, path, value)
+        owner.keyframe_insert(path, frame=frame)
+    for fc in owner.id_data.animation_data.action.fcurves:
+        for k in fc.keyframe_points:
+            k.interpolation = "LINEAR"
+
+
+def _box(name, x, scale):
+    """A 20 cm cube standing on the ground at x metres along Blender's X."""
+    bpy.ops.mesh.primitive_cube_add(size=0.2 / scale, location=(x / scale, 0, 0.1 / scale))
+    obj = bpy.context.object
+    obj.name = name
+    return obj
+
+
+def build_rates_scene(work, scale):
+    """Two boxes as colliders, both hidden after they are marked: "lift", raised by
+    its object keys and hidden with the eye; "wave", raised by a keyed Displace
+    modifier over a keyed shape key (glTF's export kept it still, or failed) and
+    disabled in viewports. A 10 cm snow cube falls between them."""
+    bpy.ops.object.select_all(action="SELECT")
+    bpy.ops.object.delete()
+    scene = bpy.context.scene
+    scene.unit_settings.scale_length = scale
+    scene.render.fps, scene.render.fps_base = RATE_FPS, RATE_BASE
+    scene.frame_start, scene.frame_end = RATE_START, RATE_END
+    span = (RATE_START, RATE_END)
+    steps = RATE_END - RATE_START
+
+    lift = _box("lift", -0.4, scale)
+    _linear_keys(lift, "location", [0.1 / scale, (0.1 + LIFT * steps) / scale], span)
+    wave = _box("wave", 0.4, scale)
+    wave.shape_key_add(name="Basis")
+    up = wave.shape_key_add(name="up")
+    for v in up.data:
+        if v.co.z > 0:
+            v.co.z += WAVE_KEY / scale
+    _linear_keys(up, "value", [0.0, 1.0], span)
+    displace = wave.modifiers.new("wave", "DISPLACE")
+    displace.direction, displace.mid_level = "Z", 0.0  # no texture: every vertex moves by the strength
+    _linear_keys(displace, "strength", [0.0, WAVE * steps / scale], span)
+    for o in bpy.context.view_layer.objects:
+        o.select_set(o in (lift, wave))
+    bpy.ops.snowtools.mark(role="COLLIDER")
+
+    bpy.ops.mesh.primitive_cube_add(size=0.1 / scale, location=(0, 0, 0.5 / scale))
+    bpy.context.object.name = "snow"
+    bpy.ops.snowtools.mark(role="SNOW")
+    lift.hide_set(True)
+    wave.hide_viewport = True
+
+    s = scene.snowtools
+    s.h = H
+    s.margin = 0.2
+    s.cache_dir = "//%s/" % RATE_CACHE
+    s.outputs = {"POINTS", "VOLUME"}
+    bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "rates.blend"))
+    return scene, lift, wave
+
+
+def check_rates(scene, cache_dir, scale, lift, wave):
+    """What the rates bake wrote and imported: the hidden colliders hidden again, the
+    files numbered as Blender's frames, each collider's pose at every frame (the top
+    centre of Blender's evaluated bounding box, tools' axes, metres, for the Go test
+    to look up in that frame's VDB), and the points of each frame loaded from the
+    cache folder whose name holds "#" and "%d"."""
+    say("hidden", lift.hide_get(), wave.hide_viewport)
+    say("files", "prt", *frames(os.path.join(cache_dir, "sim"), ".prt"))
+    say("files", "colliders", *frames(os.path.join(cache_dir, "colliders"), ".vdb"))
+    say("files", "collider_meshes", *frames(os.path.join(cache_dir, "colliders", "obj"), ".obj"))
+    lift.hide_set(False)  # shown as in the bake: an object disabled in viewports is not evaluated
+    wave.hide_viewport = False
+    imported = {o.get("snowtools_kind"): o for o in scene.objects if o.get("snowtools_kind")}
+    for n in range(RATE_START, RATE_END + 1):
+        scene.frame_set(n)
+        dg = bpy.context.evaluated_depsgraph_get()
+        for obj in (lift, wave):
+            lo, hi = world_bounds(obj, dg)
+            top = tools_axes(np.array([[(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, hi[2]]]), scale)[0]
+            say("pose", n, obj.name, *("%.9g" % v for v in top))
+        prt = read_prt(os.path.join(cache_dir, "sim", "snow.%04d.prt" % n))[0]["Position"]
+        say("loaded", n, len(imported["points"].data.vertices) if "points" in imported else -1, len(prt))
+        grids = imported["volume"].evaluated_get(dg).data.grids if "volume" in imported else None
+        say("volume", n, grids.frame if grids else -1, os.path.basename(grids.frame_filepath) if grids else "none",
+            len(grids) if grids else 0)
+
+
+def check_topology_error(scene, scale):
+    """A collider whose Subdivision level goes from 1 to 2 at frame 1003: voxelize needs
+    the same vertices in every frame, and the bake must say which object changes."""
+    bpy.ops.mesh.primitive_cube_add(size=0.2 / scale, location=(0, 0.5 / scale, 0.1 / scale))
+    obj = bpy.context.object
+    obj.name = "remeshed"
+    sub = obj.modifiers.new("subdivide", "SUBSURF")
+    for level, frame in ((1, RATE_START), (2, RATE_START + 2)):
+        sub.levels = level
+        sub.keyframe_insert("levels", frame=frame)
+    for k in obj.animation_data.action.fcurves[0].keyframe_points:
+        k.interpolation = "CONSTANT"
+    bpy.ops.snowtools.mark(role="COLLIDER")
+    try:
+        bpy.ops.snowtools.bake()
+        say("topology none")
+    except RuntimeError as e:
+        say("topology", str(e).replace("\n", " "))
+    finally:
+        bpy.data.objects.remove(obj)
+
+
+def check_excluded(scene, scale):
+    """A collider in a collection excluded from the view layer cannot be exported:
+    the bake must name it and say why."""
+    bpy.ops.mesh.primitive_cube_add(size=0.2 / scale, location=(0, -0.5 / scale, 0.1 / scale))
+    obj = bpy.context.object
+    obj.name = "shelved"
+    bpy.ops.snowtools.mark(role="COLLIDER")
+    coll = bpy.data.collections.new("shelf")
+    scene.collection.children.link(coll)
+    for c in obj.users_collection:
+        c.objects.unlink(obj)
+    coll.objects.link(obj)
+    bpy.context.view_layer.layer_collection.children["shelf"].exclude = True
+    try:
+        bpy.ops.snowtools.bake()
+        say("excluded none")
+    except RuntimeError as e:
+        say("excluded", str(e).replace("\n", " "))
+    finally:
+        bpy.data.objects.remove(obj)
+        bpy.data.collections.remove(coll)
+
+
+def main_rates(a, work):
+    scene, lift, wave = build_rates_scene(work, a.scale)
+    try:
+        say("bake", *sorted(bpy.ops.snowtools.bake()))
+    except RuntimeError as e:
+        say("bake", "FAILED", str(e).replace("\n", " "))
+        return
+    cache_dir = os.path.join(work, RATE_CACHE)
+    with open(os.path.join(cache_dir, "scene.toml")) as f:
+        for line in f:
+            if line.startswith(("start =", "frames =", "fps =")):
+                say("toml", line.strip().replace(" ", ""))
+    check_rates(scene, cache_dir, a.scale, lift, wave)
+    check_topology_error(scene, a.scale)
+    check_excluded(scene, a.scale)
+
+
 def main():
     a = parse()
     work = os.path.abspath(a.work)
@@ -357,6 +535,9 @@ def main():
     from snowtools_addon import properties
     say("presets", *[p[0] for p in properties.PRESETS])
     check_helpers()
+    if a.scene == "rates":
+        main_rates(a, work)
+        return
 
     scene, slab = build_scene(work, a.scale)
     t0 = time.time()

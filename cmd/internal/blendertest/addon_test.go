@@ -28,7 +28,9 @@ const (
 // a headless Blender as a user would, bakes the test scene through its operators with
 // the tools built from this tree, and checks what comes back into Blender against
 // what the tools wrote: once in metres and once with a unit scale of 0.01 (Blender
-// units of centimetres).
+// units of centimetres). Then the rates scene (addon_rates_test.go): NTSC's frame
+// rate, frames from 1001, colliders moved by modifiers, hidden ones, and a cache
+// folder whose name holds "#" and "%d".
 func TestAddonBakeAndImport(t *testing.T) {
 	blendertest.Need(t)
 	if _, err := exec.LookPath("go"); err != nil {
@@ -54,6 +56,12 @@ func TestAddonBakeAndImport(t *testing.T) {
 			checkAddonRun(t, lines)
 		})
 	}
+	t.Run("rates", func(t *testing.T) {
+		work := t.TempDir()
+		env := []string{"BLENDER_USER_SCRIPTS=" + filepath.Join(work, "scripts")}
+		lines := blendertest.RunFile(t, driver, env, "--tools", bin, "--work", work, "--scene", "rates")
+		checkRatesRun(t, lines, filepath.Join(work, ratesCache))
+	})
 }
 
 // addonReport is what test_addon.py printed, line by line, by the line's first word
@@ -79,9 +87,15 @@ func (r addonReport) one(t *testing.T, key string) []string {
 	return r[key][0]
 }
 
-// frames returns, for each frame of the bake, the fields after the frame number of
-// the line starting with key: fields of them.
+// frames returns, for each frame of the slab scene's bake, the fields after the frame
+// number of the line starting with key: fields of them.
 func (r addonReport) frames(t *testing.T, key string, fields int) map[int][]string {
+	t.Helper()
+	return r.framesIn(t, key, fields, addonFirst, addonLast)
+}
+
+// framesIn is frames for a bake of frames first to last.
+func (r addonReport) framesIn(t *testing.T, key string, fields, first, last int) map[int][]string {
 	t.Helper()
 	out := map[int][]string{}
 	for _, f := range r[key] {
@@ -91,7 +105,7 @@ func (r addonReport) frames(t *testing.T, key string, fields int) map[int][]stri
 		}
 		out[n] = f[1:]
 	}
-	for n := addonFirst; n <= addonLast; n++ {
+	for n := first; n <= last; n++ {
 		if _, ok := out[n]; !ok {
 			t.Fatalf("no %q line for frame %d", key, n)
 		}
@@ -129,12 +143,7 @@ func checkAddonRun(t *testing.T, lines []string) {
 	if got := strings.Join(r.one(t, "objects"), " "); got != "points surface volume" {
 		t.Errorf("imported objects %q, want points surface volume", got)
 	}
-	wantFiles := "1 2 3 4 5 6 7"
-	for _, f := range r["files"] {
-		if got := strings.Join(f[1:], " "); got != wantFiles {
-			t.Errorf("%s files numbered %s, want Blender's frames %s", f[0], got, wantFiles)
-		}
-	}
+	checkFileNumbers(t, r, addonFirst, addonLast)
 
 	// Points: vertex by vertex the PRT's positions, in Blender's axes and units.
 	for n, f := range r.frames(t, "points", 7) {
@@ -142,6 +151,7 @@ func checkAddonRun(t *testing.T, lines []string) {
 		if f[0] != f[1] {
 			t.Errorf("frame %d: %s points in Blender, %s particles in the PRT", n, f[0], f[1])
 		}
+		// 1e-5 m is the limit; measured 3.1e-8 m (float32 positions in the PLY).
 		if e := num(t, f[2]); !(e <= 1e-5) {
 			t.Errorf("frame %d: points %g m from the PRT positions (want <= 1e-5)", n, e)
 		}
@@ -230,6 +240,28 @@ func checkAddonRun(t *testing.T, lines []string) {
 	e := strings.Join(r.one(t, "error"), " ")
 	if !strings.Contains(e, "snowsim failed (exit status 1): snowsim: ") || !strings.Contains(e, "outside the domain") {
 		t.Errorf("a bake with the snow outside the domain reported %q; want snowsim's own message", e)
+	}
+}
+
+// checkFileNumbers: the bake's particle files, collider VDBs and the collider OBJ
+// files Blender's exporter wrote are each numbered first to last, Blender's frames.
+func checkFileNumbers(t *testing.T, r addonReport, first, last int) {
+	t.Helper()
+	var want []string
+	for n := first; n <= last; n++ {
+		want = append(want, strconv.Itoa(n))
+	}
+	listed := map[string]string{}
+	for _, f := range r["files"] {
+		listed[f[0]] = strings.Join(f[1:], " ")
+	}
+	for _, kind := range []string{"prt", "colliders", "collider_meshes"} {
+		got, ok := listed[kind]
+		if !ok {
+			t.Errorf("test_addon.py listed no %s files", kind)
+		} else if got != strings.Join(want, " ") {
+			t.Errorf("%s files numbered %q, want Blender's frames %q", kind, got, strings.Join(want, " "))
+		}
 	}
 }
 

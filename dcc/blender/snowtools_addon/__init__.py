@@ -5,9 +5,11 @@ tools (voxelize, snowsim, export; Stomakhin et al. 2013's material point method)
 brings the snow back as points, a surface mesh and a volume that follow the frame.
 
 Modules: properties (settings and roles), preferences (where the tools are), ui (the
-panel), operators (its buttons), gather (the scene -> the tools' inputs), plan (the
-command lines), pipeline (running them in the background), importer (the results ->
-objects, and the frame handler), ply (reading frames), axes, cache, scene_file.
+panel), operators (its buttons), gather (the scene -> the tools' inputs), with
+collider_meshes (the colliders' OBJ sequence) and visibility (hidden marked objects),
+plan (the command lines), pipeline (running them in the background), importer (the
+results -> objects, and the frame handler), ply (reading frames), axes, cache,
+scene_file, errors.
 """
 
 bl_info = {

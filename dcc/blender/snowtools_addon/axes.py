@@ -7,7 +7,7 @@ Blender is Z up and measures in Blender units (BU); one BU is
     (x, z, -y) * scale_length
 
 which is a rotation of -90 degrees about X followed by the scale: the same
-mapping Blender's glTF and OBJ exporters apply with their Y-up defaults, and the
+mapping Blender's OBJ exporter applies with its defaults (Y up, -Z forward), and the
 inverse of ``export -up z -scale scale_length``. This module needs no bpy, so the
 mapping can be read and checked on its own.
 """
@@ -35,9 +35,10 @@ def box_to_tools(lo, hi, scale):
 
 
 def fps(render):
-    """Frames per second of a scene's render settings (fps / fps_base: 29.97 is
-    30 / 1.001)."""
-    return render.fps / render.fps_base
+    """Frames per second of a scene's render settings: fps / fps_base, 29.97 being
+    30 / 1.001. fps_base is float32 (1.00100004673 where the field says 1.001): the
+    value typed is the one meant."""
+    return render.fps / decimal(render.fps_base)
 
 
 def decimal(x):

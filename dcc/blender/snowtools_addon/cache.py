@@ -3,7 +3,8 @@
     cache/
       scene.toml                 the snowsim scene the bake wrote
       bake.json                  its frame range, unit scale, fps and h, for Import
-      colliders.glb              the collider objects, from Blender's glTF exporter
+      colliders/obj/col#.obj     the colliders' evaluated meshes, one OBJ per frame,
+                                 from Blender's OBJ exporter (Y up, Blender units)
       colliders/col.####.vdb     voxelize's level sets (the scene's "vdb" collider)
       snow/NAME.obj              each snow object at the first frame (Y up, metres)
       sim/snow.####.prt          snowsim's particles (and its .snowstate checkpoints)
@@ -11,15 +12,19 @@
       surface/snow.####.ply      export -to surface  (Z up, Blender units)
       volume/snow.####.vdb       export -to vdb      (Y up, metres: the object turns it)
 
-``####`` is the frame number, four digits or more, as the tools write it. No bpy:
-these are names and file look-ups only.
+A run of N "#" in a file name is the frame number padded to N digits, more when the
+number needs them, as the tools read and write it: "####" is 0007 for frame 7, and "#"
+no padding (Blender's OBJ exporter writes col7.obj, col1001.obj). Only the file name
+holds one: a "#" in a folder name is an ordinary character. The paths here are
+relative to the cache folder, which the tools run in. No bpy: these are names and
+file look-ups only.
 """
 import os
 import re
 
 SCENE = "scene.toml"
 BAKE_INFO = "bake.json"  # the range, unit scale and h of the last bake, for Import
-COLLIDER_GLTF = "colliders.glb"
+COLLIDER_MESHES = os.path.join("colliders", "obj", "col#.obj")
 COLLIDERS = os.path.join("colliders", "col.####.vdb")
 SNOW_DIR = "snow"
 PARTICLES = os.path.join("sim", "snow.####.prt")
@@ -32,17 +37,31 @@ OUTPUTS = {
 }
 
 
+def _split(pattern):
+    """A pattern's folder, the text of its file name before and after the run of
+    "#", and the run's length (the padding)."""
+    folder, name = os.path.split(pattern)
+    m = re.search("#+", name)
+    return folder, name[:m.start()], name[m.end():], m.end() - m.start()
+
+
 def frame_path(pattern, frame):
-    """The file of frame number `frame` in a #### pattern (padded to four digits,
-    more when the number needs them, as the tools' frame names are)."""
-    return pattern.replace("####", "%04d" % frame)
+    """The file of frame number `frame` in a pattern."""
+    folder, head, tail, width = _split(pattern)
+    return os.path.join(folder, "%s%0*d%s" % (head, width, frame, tail))
+
+
+def unnumbered(pattern):
+    """The pattern's path without its frame number ("col#.obj": "col.obj"), the name
+    to give Blender's OBJ exporter, which adds the frame before the extension."""
+    folder, head, tail, _ = _split(pattern)
+    return os.path.join(folder, head + tail)
 
 
 def frames_on_disk(pattern):
-    """The frame numbers whose files exist for a #### pattern, sorted."""
-    folder, name = os.path.split(pattern)
-    head, tail = name.split("####")
-    match = re.compile(re.escape(head) + r"(-?\d{4,})" + re.escape(tail) + "$").match
+    """The frame numbers whose files exist for a pattern, sorted."""
+    folder, head, tail, width = _split(pattern)
+    match = re.compile(re.escape(head) + r"(\d{%d,})" % width + re.escape(tail) + "$").match
     try:
         names = os.listdir(folder or ".")
     except FileNotFoundError:
@@ -51,8 +70,8 @@ def frames_on_disk(pattern):
 
 
 def remove_frames(pattern):
-    """Deletes the files of a #### pattern, so that a new bake's sequence does not
-    mix with the frames an earlier, longer one left. Returns how many."""
+    """Deletes the files of a pattern, so that a new bake's sequence does not mix
+    with the frames an earlier, longer one left. Returns how many."""
     frames = frames_on_disk(pattern)
     for f in frames:
         os.remove(frame_path(pattern, f))

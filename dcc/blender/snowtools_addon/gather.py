@@ -1,6 +1,7 @@
 """What a bake takes from the Blender scene: the snow objects as OBJ files, the
-colliders as one glTF file, and the scene file for snowsim, all in the tools' axes
-and metres (axes.py). Runs in Blender's main thread, before the tools start.
+colliders as an OBJ sequence of their evaluated meshes (collider_meshes.py), and the
+scene file for snowsim, in the tools' axes (axes.py). Runs in Blender's main thread,
+before the tools start. Hidden marked objects take part too (visibility.py).
 """
 import json
 import os
@@ -8,11 +9,8 @@ import os
 import bpy
 from mathutils import Vector
 
-from . import axes, cache, properties, scene_file
-
-
-class BakeError(Exception):
-    """Something the user must fix before a bake can run."""
+from . import axes, cache, collider_meshes, properties, scene_file, visibility
+from .errors import BakeError
 
 
 class Bake:
@@ -56,16 +54,21 @@ def gather(context):
     selected = [o for o in context.view_layer.objects if o.select_get()]
     active = context.view_layer.objects.active
     try:
-        scene.frame_set(start + 1)
-        ahead = {o.name: _centre(o) for o in snow}
-        scene.frame_set(start)
-        sources = [_snow_source(context, bake, i + 1, o, ahead[o.name]) for i, o in enumerate(snow)]
-        if colliders:
-            _export_colliders(context, bake, colliders)
-        lo, hi = _domain(scene, bake, snow, colliders)
+        with visibility.shown(context, snow + colliders):
+            scene.frame_set(start + 1)
+            ahead = {o.name: _centre(o) for o in snow}
+            scene.frame_set(start)
+            sources = [_snow_source(context, bake, i + 1, o, ahead[o.name]) for i, o in enumerate(snow)]
+            box = _bounds(snow)
+            fixed = _bounds([s.domain_object]) if s.domain_object else None
+            if colliders:
+                reach = collider_meshes.sweep(context, colliders, start, end)
+                box = (Vector(map(min, box[0], reach[0])), Vector(map(max, box[1], reach[1])))
+                collider_meshes.export(context, colliders, start, end, bake.path(cache.COLLIDER_MESHES))
     finally:
         scene.frame_set(frame_before)
-        _select_only(context, selected, active)
+        visibility.select_only(context, selected, active)
+    lo, hi = _domain(s, bake, box, fixed)
 
     sim = scene_file.Scene(
         domain_min=lo, domain_max=hi, h=bake.h, fps=fps, start=start, frames=end - start,
@@ -90,7 +93,7 @@ def _snow_source(context, bake, index, obj, centre_next_frame):
     """Writes a snow object at the current (first) frame as a Y-up OBJ in metres; its
     velocity is its bounding box centre's motion to the next frame."""
     rel = cache.snow_mesh_path(index, obj.name)
-    _select_only(context, [obj])
+    visibility.select_only(context, [obj])
     bpy.ops.wm.obj_export(
         filepath=bake.path(rel), export_selected_objects=True, apply_modifiers=True,
         export_animation=False, forward_axis="NEGATIVE_Z", up_axis="Y", global_scale=bake.scale,
@@ -103,48 +106,16 @@ def _snow_source(context, bake, index, obj, centre_next_frame):
         velocity=velocity, name=obj.name)
 
 
-def _export_colliders(context, bake, colliders):
-    """Writes the colliders with their animation sampled at every frame of the range
-    (glTF: Y up; Blender units, which voxelize -scale turns into metres). Frame N's
-    pose is at time N/fps in the file. Object keys, parents, armatures and shape keys
-    all move them."""
-    scene = context.scene
-    # A character's mesh moves by its armature: the exporter writes the skin only
-    # when the armature is exported too (else the mesh stays in its rest pose).
-    rigs = {o.find_armature() for o in colliders} - {None}
-    _select_only(context, colliders + sorted(rigs, key=lambda o: o.name))
-    saved = scene.frame_start, scene.frame_end
-    scene.frame_start, scene.frame_end = bake.start, bake.end
-    try:
-        bpy.ops.export_scene.gltf(
-            filepath=bake.path(cache.COLLIDER_GLTF), export_format="GLB", use_selection=True,
-            export_yup=True, export_apply=True, export_animations=True,
-            export_force_sampling=True, export_frame_range=True, export_frame_step=1,
-            # Keep every sampled key: dropping constant ones would end the clip where
-            # the motion stops, and the voxelized frames with it.
-            export_optimize_animation_size=False,
-            export_materials="NONE", export_texcoords=False, export_normals=False,
-            export_cameras=False, export_lights=False)
-    finally:
-        scene.frame_start, scene.frame_end = saved
-
-
-def _domain(scene, bake, snow, colliders):
-    """The simulation box in the tools' axes: the domain object's bounds, or the
-    bounds of the snow at the first frame and of the colliders over every frame,
-    grown by the margin."""
-    s = scene.snowtools
-    if s.domain_object:
-        lo, hi = axes.box_to_tools(*_bounds([s.domain_object]), bake.scale)
+def _domain(settings, bake, box, fixed):
+    """The simulation box in the tools' axes: `fixed`, the domain object's bounds when
+    there is one, or `box`, the snow's at the first frame and the colliders' over
+    every frame, grown by the margin. Both boxes are in Blender units."""
+    if fixed:
+        lo, hi = axes.box_to_tools(*fixed, bake.scale)
         return tuple(round(v, 6) for v in lo), tuple(round(v, 6) for v in hi)
-    lo, hi = _bounds(snow)
-    for f in range(bake.start, bake.end + 1) if colliders else ():
-        scene.frame_set(f)
-        clo, chi = _bounds(colliders)
-        lo, hi = Vector(map(min, lo, clo)), Vector(map(max, hi, chi))
-    tlo, thi = axes.box_to_tools(lo, hi, bake.scale)
+    tlo, thi = axes.box_to_tools(*box, bake.scale)
     # Micrometres: mathutils' float32 leaves 4.7499998938 where the box says 4.75.
-    m = axes.decimal(s.margin)
+    m = axes.decimal(settings.margin)
     return tuple(round(v - m, 6) for v in tlo), tuple(round(v + m, 6) for v in thi)
 
 
@@ -153,13 +124,3 @@ def _bounds(objs):
     corners = [o.matrix_world @ Vector(c) for o in objs for c in o.bound_box]
     return (Vector(min(c[i] for c in corners) for i in range(3)),
             Vector(max(c[i] for c in corners) for i in range(3)))
-
-
-def _select_only(context, objs, active=None):
-    """Selects objs alone (the exporters write the selection) and makes active (or
-    the first of objs) the active object."""
-    for o in context.view_layer.objects:
-        o.select_set(False)
-    for o in objs:
-        o.select_set(True)
-    context.view_layer.objects.active = active or (objs[0] if objs else None)

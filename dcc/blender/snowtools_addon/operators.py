@@ -8,6 +8,7 @@ headless (execute: bpy.ops.snowtools.bake()) blocking until the end.
 import bpy
 
 from . import gather, importer, plan, preferences
+from .errors import BakeError
 from .pipeline import Pipeline, ToolError
 from .properties import ROLES
 
@@ -53,7 +54,7 @@ def _prepare(op, context):
     try:
         tools = preferences.tool_paths(context)
         bake = gather.gather(context)
-    except (preferences.ToolMissing, gather.BakeError) as e:
+    except (preferences.ToolMissing, BakeError) as e:
         op.report({"ERROR"}, str(e))
         return None
     s = context.scene.snowtools
@@ -181,7 +182,7 @@ class SNOWTOOLS_OT_import(bpy.types.Operator):
     def execute(self, context):
         try:
             folder = gather.cache_folder(context.scene)
-        except gather.BakeError as e:
+        except BakeError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         return {"FINISHED"} if _import(self, context, folder) else {"CANCELLED"}
