@@ -44,7 +44,7 @@ type rimSlope struct {
 // rimNode is what the bound needs of a node's edges, each divided by 4 pi.
 type rimNode struct {
 	weight float64   // L: the sum of |multiplicity| |e|
-	net    geom.Vec3 // J: the sum of the oriented edges times their multiplicities
+	net    float64   // |J|, J the sum of the oriented edges times their multiplicities
 	centre geom.Vec3 // c: the middle of the node's box
 	radius float64   // rho: half its diagonal
 }
@@ -69,20 +69,21 @@ func newRimSlope(m *geom.Mesh, topo *geom.Topology) *rimSlope {
 	r.bvh = NewBVH(segments)
 	nodes := r.bvh.nodes
 	r.nodes = make([]rimNode, len(nodes))
+	net := make([]geom.Vec3, len(nodes))
 	for i := len(nodes) - 1; i >= 0; i-- { // children come after their parent
 		nd, rn := &nodes[i], &r.nodes[i]
 		rn.centre = nd.lo.Add(nd.hi).Scale(0.5)
 		rn.radius = nd.hi.Sub(nd.lo).Norm() / 2
 		if nd.count == 0 {
-			l, rr := &r.nodes[i+1], &r.nodes[nd.first]
-			rn.weight, rn.net = l.weight+rr.weight, l.net.Add(rr.net)
-			continue
+			rn.weight, net[i] = r.nodes[i+1].weight+r.nodes[nd.first].weight, net[i+1].Add(net[nd.first])
+		} else {
+			for s := nd.first; s < nd.first+nd.count; s++ {
+				e := r.bvh.tri[s]
+				rn.weight += r.edgeWeight[e] * r.edgeLength[e]
+				net[i] = net[i].Add(current[e])
+			}
 		}
-		for s := nd.first; s < nd.first+nd.count; s++ {
-			e := r.bvh.tri[s]
-			rn.weight += r.edgeWeight[e] * r.edgeLength[e]
-			rn.net = rn.net.Add(current[e])
-		}
+		rn.net = net[i].Norm()
 	}
 	return r
 }
@@ -191,7 +192,8 @@ func (r *rimSlope) farBound(i int32, centre geom.Vec3, radius float64) float64 {
 		far = rn.weight / (d * d)
 	}
 	if R := rn.centre.Sub(centre).Norm() - radius; R > size {
-		far = min(far, rn.net.Norm()/(R*R)+2*rn.radius*rn.weight/math.Pow(R-rn.radius, 3))
+		gap := R - rn.radius
+		far = min(far, rn.net/(R*R)+2*rn.radius*rn.weight/(gap*gap*gap))
 	}
 	return far
 }

@@ -117,8 +117,9 @@ func (v *voxelizer) decideGroups(l *bandLeaf) {
 // k h G < |w - 1/2| - windingTolerance, G a bound on |grad w| where a path of k
 // steps can go. Such a path stays in the leaf, and within k h of o: G is first the
 // bound over the ball around the leaf grown by two voxels (for the steps beyond it
-// to a near voxel; cached in leafSlope), then over balls of 4, 2 and 1 voxels
-// around o.
+// to a near voxel; cached in leafSlope), then over balls of 1, 2 and 4 voxels
+// around o, as long as each allows its radius (k h G grows with k, so the first
+// to fail ends the search).
 func (v *voxelizer) certifiedSteps(l *bandLeaf, o int, w float64, leafSlope *float64) int {
 	if v.rim == nil {
 		return unlimitedSteps // w is constant between surfaces
@@ -138,13 +139,15 @@ func (v *voxelizer) certifiedSteps(l *bandLeaf, o int, w float64, leafSlope *flo
 		return int(min(k, unlimitedSteps))
 	}
 	p := v.voxelCentre(levelset.LeafCoord(l.origin, o))
-	for _, k := range [3]float64{4, 2, 1} {
-		limit := slack / (k * h)
-		if v.rim.bound(p, k*h, limit) < limit {
-			return int(k)
+	steps := 0
+	for _, k := range [3]int{1, 2, 4} {
+		limit := slack / (float64(k) * h)
+		if v.rim.bound(p, float64(k)*h, limit) >= limit {
+			break
 		}
+		steps = k
 	}
-	return 0
+	return steps
 }
 
 // growWithin returns the voxels of allowed within steps face steps of voxel o
