@@ -20,9 +20,9 @@ import (
 // opposite directions cancels: only the rim is left, each edge counted by its net
 // multiplicity (1 on the boundary of a hole, 2 where two triangles run the same way,
 // 0..k where k triangles meet). A closed, consistently oriented mesh has no rim, and
-// w is constant off its surface. For a segment e at distance at least D from a box,
-// the integral over e at any point of the box is at most min(|e|/D^2, pi/D): the
-// integrand is at most 1/(D^2 + s^2) at arc length s from e's nearest point.
+// w is constant off its surface. For a segment e at distance at least D from a
+// ball, the integral over e at any point of the ball is at most min(|e|/D^2, pi/D):
+// the integrand is at most 1/(D^2 + s^2) at arc length s from e's nearest point.
 //
 // Far from a bundle of rim edges within radius rho of a centre c, whose oriented
 // edges (times their multiplicities) sum to J and whose lengths sum to L, the field
@@ -32,8 +32,8 @@ import (
 // currents cancel, as around a closed loop or along a lid's rim that runs beside the
 // rim of the opening it covers, the bound falls as 1/R^3 instead of 1/R^2.
 
-// rimSlope bounds |grad w| over boxes, from the rim edges in a BVH (each edge a
-// triangle (a, b, b) without area) whose nodes carry the sum of their edges' weights.
+// rimSlope bounds |grad w| over balls, from the rim edges in a BVH (each edge a
+// triangle (a, b, b) without area) whose nodes carry the sums of their edges.
 type rimSlope struct {
 	bvh        *BVH
 	edgeWeight []float64 // per rim edge (the BVH's triangle index): |multiplicity| / (4 pi)

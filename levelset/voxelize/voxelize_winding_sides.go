@@ -45,8 +45,8 @@ import (
 const surfaceTolerance = 1e-6
 
 // linkSlack widens |p - q| in the link test d(p) + d(q) > |p - q| for the rounding
-// of the distances, stored as float32 (relative error 6e-8 of up to a band's
-// width), and of the voxel centres.
+// of the distances, stored as float32 (the test only meets distances below 3 h, so
+// their errors stay under 2e-7 h), and of the voxel centres.
 const linkSlack = 1 + 1e-5
 
 // windingTolerance is how far the hierarchical winding number may be from the exact
