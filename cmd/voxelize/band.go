@@ -11,9 +11,11 @@ import (
 const kernelVoxels = 3
 
 // defaultMaxBand caps the automatic band: kernelVoxels plus 9 voxels of motion a
-// frame. The band's voxels, and the time and memory to make and read them, grow in
-// proportion to its width (band 12 holds about 4 times the voxels of band 3), and a
-// skinned character's fastest vertex (a hand or a foot in a kick) can ask for 20.
+// frame. A skinned character's fastest vertex (a hand or a foot in a kick) can ask
+// for 20, and the band's voxels grow with its width while the time to make them
+// grows faster (each leaf meets more triangles): spot at 128 voxels across, on one
+// thread, has 0.19 M voxels in 0.13 s at band 3, 0.76 M in 1.4 s at 12 and 1.3 M in
+// 6.3 s at 20.
 // Beyond the cap the collider is still exact near the surface; only the surface's
 // interpolation between frames, which needs the band to reach as far as the surface
 // moves in a frame, falls short where it moves more than 9 voxels.
