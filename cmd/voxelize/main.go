@@ -59,6 +59,8 @@ type settings struct {
 	last       int
 	clip       string
 	band       int // 0: automatic
+	maxBand    int // the most the automatic band may be
+	weld       float64
 	normals    voxelize.NormalMethod
 	sign       voxelize.SignMethod
 	threads    int
@@ -89,7 +91,9 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.IntVar(&s.start, "start", 0, "number the first frame `N`, the others after it (default: the source's numbers: frame n of a glTF is the one at n/fps s, as Blender numbers it; an OBJ or STL sequence keeps its file numbers)")
 	frames := fs.String("frames", "", "voxelize only frames `A-B` (or a single frame A) of the sequence")
 	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` to play alone (default: every animation of the file, together)")
-	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement)")
+	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement, at most -max-band)")
+	fs.IntVar(&s.maxBand, "max-band", defaultMaxBand, "the most `voxels` the automatic band may be: a faster frame is capped, and the log says so")
+	fs.Float64Var(&s.weld, "weld", 0, "weld vertices within `D` metres before the closed-mesh test (default 0: at exactly the same position)")
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
@@ -144,6 +148,12 @@ func (s *settings) checkNumbers(given map[string]bool) error {
 		return fmt.Errorf("-fps %g: must be > 0", s.fps)
 	case s.band < 0:
 		return fmt.Errorf("-band %d: must be >= 0 (0: automatic)", s.band)
+	case given["band"] && given["max-band"] && s.band > 0:
+		return errors.New("-band and -max-band: give one (-max-band caps the automatic band)")
+	case s.maxBand < kernelVoxels:
+		return fmt.Errorf("-max-band %d: must be at least %d, the band without motion", s.maxBand, kernelVoxels)
+	case !(s.weld >= 0) || math.IsInf(s.weld, 0):
+		return fmt.Errorf("-weld %g: must be >= 0 metres", s.weld)
 	case s.threads < 0:
 		return fmt.Errorf("-threads %d: must be >= 0 (0: all cores)", s.threads)
 	case s.start < 0:

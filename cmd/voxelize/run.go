@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +14,6 @@ import (
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 )
-
-// kernelVoxels is the part of the automatic band that does not come from motion:
-// OpenVDB's customary half-width of three voxels, which covers the simulator's
-// interpolation kernel and a central-difference stencil.
-const kernelVoxels = 3
 
 // voxelizeAll voxelizes the selected frames one after the other, each on all
 // threads, and writes one file per frame. A frame is written while the next one is
@@ -77,6 +71,10 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		if err != nil {
 			return err
 		}
+		for _, note := range v.takeNotes() {
+			progress.Done()
+			fmt.Fprintln(log, "voxelize: "+note)
+		}
 		if col.InsideOut && !v.warnedInsideOut {
 			progress.Done()
 			fmt.Fprintf(log, "voxelize: note: frame %d (%s) is inside out (its triangles wind clockwise seen from outside); its enclosed volume is taken as the inside\n", frame, src.Origin(frame))
@@ -96,6 +94,9 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		return err
 	}
 	progress.Done()
+	if note := v.bands.summary(s.maxBand); note != "" {
+		fmt.Fprintln(log, "voxelize: "+note)
+	}
 	elapsed := time.Since(started)
 	fmt.Fprintf(log, "voxelize: %s (%d-%d) of %s at %g m voxels: %.3g active voxels per frame, %.2f s per frame, %s in all; wrote %s\n",
 		plural(len(run), "frame"), all[run[0]], all[run[len(run)-1]], src.Name(), s.voxel,
@@ -161,9 +162,11 @@ type frameVoxelizer struct {
 	s               *settings
 	src             source
 	meshes          *meshWindow
-	all             []int          // the source's frames
-	topo            *geom.Topology // the first frame's, shared by all (velocities need one)
+	all             []int // the source's frames
+	welds           welder
+	bands           bandCap
 	warnedInsideOut bool
+	notes           []string // what to log after the frame
 }
 
 // voxelize voxelizes frame all[i] and lays it out as a collider file.
@@ -173,26 +176,44 @@ func (v *frameVoxelizer) voxelize(i int) (*vdb.File, *voxelize.Volumes, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if v.topo == nil {
-		v.topo = geom.NewTopology(mesh.Triangles)
+	welded, err := v.welds.weld(mesh, s.weld)
+	if err != nil {
+		return nil, nil, fmt.Errorf("frame %d (%s): %v", frame, v.src.Origin(frame), err)
 	}
 	band := s.band
 	if band == 0 {
-		band = kernelVoxels + int(math.Ceil(displacement/s.voxel))
+		var note string
+		band, note = v.bands.automatic(frame, displacement, s.voxel, s.maxBand)
+		v.note(note)
 	}
-	col, err := voxelize.Mesh(mesh, voxelize.Options{
+	col, err := voxelize.Mesh(welded, voxelize.Options{
 		VoxelSize: s.voxel, HalfWidth: band, Sign: s.sign, Normals: s.normals,
-		Threads: s.threads, Topology: v.topo,
+		Threads: s.threads, Topology: v.welds.topo,
 	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("frame %d (%s): %v", frame, v.src.Origin(frame), err)
 	}
+	v.note(v.welds.signNote(frame, s, col.Sign))
 	v.meshes.forget(v.all, i)
 	file := colliderFile(col, frameMeta{
 		frame: frame, time: float64(frame) / s.fps, fps: s.fps,
 		source: v.src.Origin(frame), band: band,
 	})
 	return file, col, nil
+}
+
+// note keeps a line for the log, if not empty.
+func (v *frameVoxelizer) note(line string) {
+	if line != "" {
+		v.notes = append(v.notes, line)
+	}
+}
+
+// takeNotes returns the lines to log after the frame, and forgets them.
+func (v *frameVoxelizer) takeNotes() []string {
+	notes := v.notes
+	v.notes = nil
+	return notes
 }
 
 // backgroundWrite is the file being written while the next frame is voxelized.

@@ -76,8 +76,10 @@ type Volumes struct {
 // The stages: (1) each triangle is binned into the leaves its band reaches; (2) in
 // each leaf, every voxel keeps its nearest triangle among those binned there; (3)
 // the band voxels take their sign, distance, velocity and normal from their closest
-// point; (4) the voxels of band leaves beyond the band take the sign of their side;
-// (5) the blocks inside the mesh below the band become inside tiles.
+// point; (3b) with winding numbers, each band voxel goes to the side w >= 1/2, a
+// group of linked voxels per evaluation (windingSides); (4) the voxels of band
+// leaves beyond the band take the sign of their side; (5) the blocks inside the
+// mesh below the band become inside tiles.
 func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
@@ -113,8 +115,11 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	v.bin()              // stage 1
 	v.closestTriangles() // stage 2
 	v.bandValues()       // stage 3
-	v.fillBeyondBand()   // stage 4
-	v.fillInside()       // stage 5
+	if v.sign == SignWinding {
+		v.windingSides() // stage 3b
+	}
+	v.fillBeyondBand() // stage 4
+	v.fillInside()     // stage 5
 	if opt.Normals == NormalSum26 {
 		v.sum26Normals()
 	}

@@ -20,10 +20,10 @@ type voxelizer struct {
 	pn     *Pseudonormals
 	bvh    *BVH
 	sign   SignMethod // resolved: SignPseudonormal or SignWinding
-	// rimVertex marks the vertices on boundary (or non-manifold) edges, for winding
-	// numbers.
-	rimVertex []bool
-	inside    []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
+	// rim bounds the slope of the winding number, for SignWinding; nil when the
+	// mesh has no rim.
+	rim    *rimSlope
+	inside []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
 	// insideOut is set for a mesh of negative volume: its triangles wind clockwise
 	// seen from outside, so every inside test is turned around.
 	insideOut bool
@@ -69,6 +69,7 @@ type bandLeaf struct {
 	phi      *levelset.Leaf[float32]        // stage 3 and 4
 	velocity *levelset.Leaf[levelset.Vec3f] // stage 3
 	normal   *levelset.Leaf[levelset.Vec3f] // stage 3, or the 26-neighbour sum
+	sides    *leafSides                     // stage 3b, for winding numbers
 }
 
 func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
@@ -84,15 +85,7 @@ func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 	v.bvh = NewBVH(m)
 	v.insideOut = m.SignedVolume() < 0
 	if v.sign == SignWinding {
-		v.rimVertex = make([]bool, len(m.Positions))
-		for t, across := range opt.Topology.Across {
-			for e, o := range across {
-				if o < 0 {
-					v.rimVertex[m.Triangles[t][e]] = true
-					v.rimVertex[m.Triangles[t][(e+1)%3]] = true
-				}
-			}
-		}
+		v.rim = newRimSlope(m, opt.Topology)
 	}
 	return v
 }
@@ -106,7 +99,8 @@ func (v *voxelizer) voxelCentre(c levelset.Coord) geom.Vec3 {
 // and leafHalfDiagonal the distance from the middle to its farthest voxel centre.
 const (
 	leafHalf         = (levelset.LeafDim - 1) / 2.0
-	leafHalfDiagonal = leafHalf * 1.7320508075688772 // sqrt 3
+	sqrt3            = 1.7320508075688772
+	leafHalfDiagonal = leafHalf * sqrt3
 )
 
 // bin is stage 1: every triangle goes into the list of each leaf that its bounding
@@ -245,13 +239,11 @@ func minCoord(a, b levelset.Coord) levelset.Coord {
 
 // bandValues is stage 3: each band voxel's closest point gives its distance, its
 // barycentric velocity and its gradient normal. The side comes from the closest
-// feature's pseudonormal, corrected by winding numbers (windingSides) when the
-// mesh is not closed.
+// feature's pseudonormal; with winding numbers, windingSides corrects it next.
 func (v *voxelizer) bandValues() {
 	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
 		l := v.leaves[i]
 		l.phi, l.velocity, l.normal = &levelset.Leaf[float32]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}
-		var sideOfFeature, nearRim levelset.Mask512
 		for o, t := range l.nearest {
 			if t < 0 {
 				continue
@@ -260,10 +252,6 @@ func (v *voxelizer) bandValues() {
 			tri := v.mesh.Triangles[t]
 			cp := v.tris[t].closest(p)
 			inside := v.pn.Inside(p, t, cp) != v.insideOut
-			sideOfFeature.Set(o, inside)
-			if v.sign == SignWinding && v.onRim(t, cp.Feature) {
-				nearRim.Set(o, true)
-			}
 			// The normal is the gradient of the signed distance, (p - cp)/phi, or on
 			// the surface, where that direction is noise, the feature's pseudonormal.
 			d := math.Sqrt(cp.Dist2)
@@ -293,72 +281,7 @@ func (v *voxelizer) bandValues() {
 			l.normal.Active.Set(o, true)
 		}
 		l.nearest = nil
-		if v.sign == SignWinding {
-			inside := v.windingSides(l, &sideOfFeature, &nearRim)
-			flip := inside
-			for k := range flip {
-				flip[k] ^= sideOfFeature[k]
-			}
-			flip.ForEachOn(func(o int) {
-				l.phi.Values[o] = -l.phi.Values[o]
-				n := l.normal.Values[o]
-				l.normal.Values[o] = levelset.Vec3f{-n[0], -n[1], -n[2]}
-			})
-		}
 	})
-}
-
-// windingSides returns which band voxels of leaf l are inside by the winding-number
-// rule w >= 1/2, given the side of each voxel's closest feature.
-//
-// w jumps by one across the surface and is smooth elsewhere, so it is nearly
-// constant on a face-connected group of band voxels on one side of the surface,
-// except near a hole. One evaluation decides a group when w is clearly inside
-// (> 3/4) or outside (< 1/4); a group in between, and voxels whose closest point is
-// on the rim of a hole (nearRim), are evaluated voxel by voxel. A leaf needs a few
-// evaluations instead of hundreds, with the classification the yardstick scores:
-// the winding number's wherever w < 0.1 or w > 0.9.
-func (v *voxelizer) windingSides(l *bandLeaf, sideOfFeature, nearRim *levelset.Mask512) levelset.Mask512 {
-	var inside levelset.Mask512
-	evaluate := func(o int) float64 { return v.winding(v.voxelCentre(levelset.LeafCoord(l.origin, o))) }
-	each := func(m *levelset.Mask512) {
-		m.ForEachOn(func(o int) {
-			if evaluate(o) >= 0.5 {
-				inside.Set(o, true)
-			}
-		})
-	}
-	each(nearRim)
-	outsideOfFeature := l.phi.Active.AndNot(sideOfFeature)
-	for _, side := range [2]*levelset.Mask512{sideOfFeature, &outsideOfFeature} {
-		rest := side.AndNot(nearRim)
-		for o := rest.First(); o >= 0; o = rest.First() {
-			var seed levelset.Mask512
-			seed.Set(o, true)
-			group := floodWithin(seed, &rest)
-			rest = rest.AndNot(&group)
-			switch w := evaluate(o); {
-			case w > 0.75:
-				inside = inside.Or(&group)
-			case w >= 0.25:
-				each(&group)
-			}
-		}
-	}
-	return inside
-}
-
-// onRim reports whether feature f of triangle t touches the boundary of the mesh:
-// a boundary edge, or a corner on one.
-func (v *voxelizer) onRim(t int32, f Feature) bool {
-	switch f {
-	case FeatureFace:
-		return false
-	case FeatureEdgeAB, FeatureEdgeBC, FeatureEdgeCA:
-		return v.opt.Topology.Across[t][f-FeatureEdgeAB] < 0
-	default:
-		return v.rimVertex[v.mesh.Triangles[t][f-FeatureVertexA]]
-	}
 }
 
 // insideFar tells the side of a point p beyond the band.

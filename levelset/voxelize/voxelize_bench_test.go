@@ -51,3 +51,14 @@ func benchmarkVoxelize(b *testing.B, m *geom.Mesh, opt Options) {
 	b.ReportMetric(float64(active)/sec, "voxels/s")
 	b.ReportMetric(float64(active), "voxels")
 }
+
+// BenchmarkVoxelizePot is the winding-number path on the hard case: the pot of the
+// sign tests (560 triangles: a lid beside the rim of the opening, a spout that
+// pierces the wall, 120 rim edges) on a 128^3 bounding grid, band 3, on 1 thread.
+func BenchmarkVoxelizePot(b *testing.B) {
+	m := pot(40)
+	smoothVelocities(m)
+	lo, hi := m.Bounds()
+	span := hi.Sub(lo)
+	benchmarkVoxelize(b, m, Options{VoxelSize: max(span[0], span[1], span[2]) / 128, HalfWidth: 3, Threads: 1})
+}
