@@ -464,6 +464,15 @@ def check_rates(scene, cache_dir, scale, lift, wave):
             len(grids) if grids else 0)
 
 
+
+def say_bake_error(label):
+    """Bakes, expecting a refusal: says label and the error, or "none" if it baked."""
+    try:
+        bpy.ops.snowtools.bake()
+        say(label, "none")
+    except RuntimeError as e:
+        say(label, str(e).replace("\n", " "))
+
 def check_topology_error(scene, scale):
     """A collider whose Subdivision level goes from 1 to 2 at frame 1003: voxelize needs
     the same vertices in every frame, and the bake must say which object changes."""
@@ -478,10 +487,7 @@ def check_topology_error(scene, scale):
         k.interpolation = "CONSTANT"
     bpy.ops.snowtools.mark(role="COLLIDER")
     try:
-        bpy.ops.snowtools.bake()
-        say("topology none")
-    except RuntimeError as e:
-        say("topology", str(e).replace("\n", " "))
+        say_bake_error("topology")
     finally:
         bpy.data.objects.remove(obj)
 
@@ -500,10 +506,7 @@ def check_excluded(scene, scale):
     coll.objects.link(obj)
     bpy.context.view_layer.layer_collection.children["shelf"].exclude = True
     try:
-        bpy.ops.snowtools.bake()
-        say("excluded none")
-    except RuntimeError as e:
-        say("excluded", str(e).replace("\n", " "))
+        say_bake_error("excluded")
     finally:
         bpy.data.objects.remove(obj)
         bpy.data.collections.remove(coll)
