@@ -22,8 +22,11 @@ type voxelizer struct {
 	sign   SignMethod // resolved: SignPseudonormal or SignWinding
 	// rim bounds the slope of the winding number, for SignWinding; nil when the
 	// mesh has no rim.
-	rim    *rimSlope
-	inside []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
+	rim *rimSlope
+	// patches bound how far the winding number is from a whole number, for
+	// SignWinding; nil when the mesh has no rim.
+	patches *rimPatches
+	inside  []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
 	// insideOut is set for a mesh of negative volume: its triangles wind clockwise
 	// seen from outside, so every inside test is turned around.
 	insideOut bool
@@ -86,6 +89,7 @@ func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 	v.insideOut = m.SignedVolume() < 0
 	if v.sign == SignWinding {
 		v.rim = newRimSlope(m, opt.Topology)
+		v.patches = newRimPatches(m, opt.Topology)
 	}
 	return v
 }
