@@ -31,13 +31,7 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 // without every 50th triangle (117 one-triangle holes, as bench/openvdb_voxelize
 // times it), on 128^3 and 256^3 bounding grids, band 3, on 1 thread.
 func BenchmarkVoxelizeSpotHoles(b *testing.B) {
-	spot := loadSpot(b)
-	m := &geom.Mesh{Positions: spot.Positions}
-	for t, tri := range spot.Triangles {
-		if (t+1)%50 != 0 {
-			m.Triangles = append(m.Triangles, tri)
-		}
-	}
+	m := withoutEvery(loadSpot(b), 50)
 	smoothVelocities(m)
 	lo, hi := m.Bounds()
 	span := hi.Sub(lo)

@@ -38,6 +38,10 @@ type holeSides struct {
 	known     levelset.Mask512
 	whole     [levelset.LeafVoxels]int8
 	clearance [levelset.LeafVoxels]float32
+	// contradicted counts the groups whose evaluation was farther from a whole
+	// number than the bounds allow, which are then decided voxel by voxel: never,
+	// unless a bound or the hierarchical evaluation's tolerance fails.
+	contradicted int
 }
 
 // decideNearHoles decides the band voxels of leaf l whose W it finds, near the
@@ -70,7 +74,8 @@ func (v *voxelizer) decideNearHoles(l *bandLeaf, lp *leafPatches) {
 		u := v.winding(v.voxelCentre(levelset.LeafCoord(l.origin, first))) - fanWinding[first]
 		w := math.Round(u)
 		if math.Abs(u-w) > bound[first]+windingTolerance || math.Abs(w) > math.MaxInt8 {
-			continue // not what the bounds allow: its voxels are decided one by one
+			hs.contradicted++ // its voxels are decided one by one
+			continue
 		}
 		group.ForEachOn(func(o int) { hs.whole[o] = int8(w) })
 		hs.known = hs.known.Or(&group)
