@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 
 // voxelizeAll voxelizes the selected frames one after the other, each on all
 // threads, and writes one file per frame. A frame is written while the next one is
-// voxelized: compressing the grids takes about as long as computing them.
+// voxelized: compressing the grids takes about as long as computing them, and
+// spreads over the threads too.
 func voxelizeAll(s *settings, log io.Writer) (err error) {
 	src, err := openSource(s.input, s.fps, s.clip)
 	if err != nil {
@@ -81,7 +83,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			v.warnedInsideOut = true
 		}
 		out := outPath(frame)
-		if err := w.start(out, file); err != nil {
+		if err := w.start(out, file, s.threads); err != nil {
 			return err
 		}
 		activeVoxels += col.Surface.ActiveVoxelCount()
@@ -221,14 +223,20 @@ type backgroundWrite struct {
 	done chan error // nil when none is in flight
 }
 
-// start waits for the write in flight, then starts writing file to path.
-func (w *backgroundWrite) start(path string, file *vdb.File) error {
+// start waits for the write in flight, then starts writing file to path, its
+// leaves compressed on the given number of threads (0: one per CPU).
+func (w *backgroundWrite) start(path string, file *vdb.File, threads int) error {
 	if err := w.wait(); err != nil {
 		return err
 	}
+	opts := vdb.DefaultOptions
+	opts.Threads = threads
+	if threads == 0 {
+		opts.Threads = runtime.GOMAXPROCS(0)
+	}
 	w.done = make(chan error, 1)
 	go func(done chan<- error) {
-		done <- cli.WriteFileAtomic(path, func(out io.Writer) error { return vdb.Write(out, file, &vdb.DefaultOptions) })
+		done <- cli.WriteFileAtomic(path, func(out io.Writer) error { return vdb.Write(out, file, &opts) })
 	}(w.done)
 	return nil
 }

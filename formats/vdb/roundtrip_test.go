@@ -3,7 +3,11 @@ package vdb
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"testing"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -49,6 +53,46 @@ func TestWriteIsDeterministic(t *testing.T) {
 	b := encode(t, testFile(false), ZIP|ActiveMask)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two writes of the same grids differ")
+	}
+}
+
+// The leaf buffers are compressed in parallel chunks: any thread count gives the
+// same bytes, for every compression, in full and half precision, for a band of
+// about 900 leaves (28 chunks) in a scalar and a vector grid.
+func TestWriteSameBytesOnAnyThreads(t *testing.T) {
+	const radius = 40.0 // voxels
+	surface := levelset.NewGrid(levelset.Transform{VoxelSize: 0.01}, float32(0.03))
+	normal := levelset.NewGrid(levelset.Transform{VoxelSize: 0.01}, levelset.Vec3f{})
+	for i := int32(-44); i <= 44; i++ {
+		for j := int32(-44); j <= 44; j++ {
+			for k := int32(-44); k <= 44; k++ {
+				p := geom.Vec3{float64(i), float64(j), float64(k)}
+				if d := p.Norm() - radius; math.Abs(d) < 3 {
+					surface.Set(levelset.Coord{i, j, k}, float32(d*0.01))
+					normal.Set(levelset.Coord{i, j, k}, levelset.Vec3fOf(p.Unit()))
+				}
+			}
+		}
+	}
+	for _, comp := range compressions {
+		for _, half := range []bool{false, true} {
+			f := &File{Grids: []*Grid{
+				{Name: "surface", Class: LevelSet, Half: half, Float: surface},
+				{Name: "normal", Half: half, Vec3: normal},
+			}}
+			var want []byte
+			for _, threads := range []int{0, 1, 2, 5} {
+				var buf bytes.Buffer
+				if err := Write(&buf, f, &Options{Compression: comp, Threads: threads}); err != nil {
+					t.Fatal(err)
+				}
+				if want == nil {
+					want = buf.Bytes()
+				} else if !bytes.Equal(buf.Bytes(), want) {
+					t.Errorf("compression %v, half %v: %d threads write other bytes than one", comp, half, threads)
+				}
+			}
+		}
 	}
 }
 

@@ -33,7 +33,7 @@ func Write(w io.Writer, f *File, opts *Options) error {
 	if err := checkMetadata("file", fileMeta); err != nil {
 		return err
 	}
-	bodies, err := encodeGrids(f.Grids, o.Compression)
+	bodies, err := encodeGrids(f.Grids, o.Compression, max(o.Threads, 1))
 	if err != nil {
 		return err
 	}
@@ -59,8 +59,8 @@ func Write(w io.Writer, f *File, opts *Options) error {
 }
 
 // encodeGrids checks the grids (valid, named apart, storable metadata) and encodes
-// each one's topology and buffers.
-func encodeGrids(grids []*Grid, c Compression) ([]gridBody, error) {
+// each one's topology and buffers, the buffers on the given number of goroutines.
+func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) {
 	names := map[string]bool{}
 	bodies := make([]gridBody, len(grids))
 	for i, g := range grids {
@@ -75,9 +75,9 @@ func encodeGrids(grids []*Grid, c Compression) ([]gridBody, error) {
 			return nil, err
 		}
 		if g.Float != nil {
-			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
+			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c, threads)
 		} else {
-			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
+			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c, threads)
 		}
 	}
 	return bodies, nil
@@ -93,11 +93,11 @@ func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
 		d.str("") // no instance parent
 		gridPos := offset + int64(len(d.b)) + 3*8
 		blockPos := gridPos + int64(len(b.topology))
-		endPos := blockPos + int64(len(b.buffers))
+		endPos := blockPos + b.buffersLen()
 		d.i64(gridPos)
 		d.i64(blockPos)
 		d.i64(endPos)
-		for _, p := range [][]byte{d.b, b.topology, b.buffers} {
+		for _, p := range append([][]byte{d.b, b.topology}, b.buffers...) {
 			if _, err := bw.Write(p); err != nil {
 				return err
 			}
@@ -124,21 +124,33 @@ func contentUUID(bodies []gridBody) string {
 	for _, b := range bodies {
 		h.Write([]byte(b.name))
 		h.Write(b.topology)
-		h.Write(b.buffers)
+		for _, p := range b.buffers {
+			h.Write(p)
+		}
 	}
 	s := h.Sum(nil)
 	return fmt.Sprintf("%x-%x-%x-%x-%x", s[0:4], s[4:6], s[6:8], s[8:10], s[10:16])
 }
 
 // gridBody is one encoded grid: from the compression flags through the topology,
-// and the leaf buffers after it.
+// and the leaf buffers after it, in pieces to be written one after the other.
 type gridBody struct {
-	name, treeType    string
-	topology, buffers []byte
+	name, treeType string
+	topology       []byte
+	buffers        [][]byte
+}
+
+// buffersLen returns the bytes of the leaf buffers.
+func (b *gridBody) buffersLen() int64 {
+	n := 0
+	for _, p := range b.buffers {
+		n += len(p)
+	}
+	return int64(n)
 }
 
 // encodeGrid encodes g, whose voxels are in tree, with the given compression.
-func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) gridBody {
+func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression, threads int) gridBody {
 	if g.Half {
 		treeType += "_HalfFloat"
 	}
@@ -150,9 +162,10 @@ func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType stri
 	top.i32(1) // one value buffer per leaf
 	arranged := arrange(tree)
 	w.writeTopology(&top, arranged)
-	var buf enc
-	w.writeBuffers(&buf, arranged)
-	return gridBody{name: g.Name, treeType: treeType, topology: top.b, buffers: buf.b}
+	buffers := encodeLeafBuffers(arranged.leaves(), threads, func() *treeWriter[T] {
+		return &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background}
+	})
+	return gridBody{name: g.Name, treeType: treeType, topology: top.b, buffers: buffers}
 }
 
 // gridMetadata returns the metadata OpenVDB keeps for a grid: its own plus the
@@ -253,19 +266,6 @@ func (w *treeWriter[T]) internalNode(e *enc, vals []T, slot func(levelset.Coord)
 	e.mask(childMask)
 	e.mask(valueMask)
 	w.values(e, vals, valueMask, childMask)
-}
-
-// writeBuffers writes every leaf's active mask and values, in topology order
-// (LeafNode::writeBuffers).
-func (w *treeWriter[T]) writeBuffers(e *enc, t *vdbTree[T]) {
-	for _, u := range t.upper {
-		for _, l := range u.lower {
-			for _, leaf := range l.leaves {
-				e.mask(leaf.Active[:])
-				w.values(e, leaf.Values[:], leaf.Active[:], nil)
-			}
-		}
-	}
 }
 
 // value writes one full-size value: the root's background and tiles, and the
