@@ -164,8 +164,7 @@ func voxelizeCountingHoleLeaves(t *testing.T, m *geom.Mesh, opt Options) (c *Vol
 	opt.Topology = geom.NewTopology(m.Triangles)
 	v := newVoxelizer(m, opt)
 	v.bin()
-	v.closestTriangles()
-	v.bandValues()
+	v.bandLeaves()
 	for _, l := range v.leaves {
 		v.decideGroups(l)
 		if l.sides.holes != nil {
