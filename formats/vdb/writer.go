@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zlib"
 
@@ -60,10 +61,11 @@ func Write(w io.Writer, f *File, opts *Options) error {
 
 // encodeGrids checks the grids (valid, named apart, storable metadata) and encodes
 // each one's topology and buffers, the buffers on the given number of goroutines.
+// With more than one, the grids are encoded at the same time too, so that the
+// parts of one that run alone (its statistics, its topology) overlap the others.
 func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) {
 	names := map[string]bool{}
-	bodies := make([]gridBody, len(grids))
-	for i, g := range grids {
+	for _, g := range grids {
 		if err := g.validate(); err != nil {
 			return nil, err
 		}
@@ -74,12 +76,26 @@ func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) 
 		if err := checkMetadata(fmt.Sprintf("grid %q", g.Name), g.Meta); err != nil {
 			return nil, err
 		}
-		if g.Float != nil {
+	}
+	bodies := make([]gridBody, len(grids))
+	encode := func(i int) {
+		if g := grids[i]; g.Float != nil {
 			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c, threads)
 		} else {
 			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c, threads)
 		}
 	}
+	if threads <= 1 {
+		for i := range grids {
+			encode(i)
+		}
+		return bodies, nil
+	}
+	var wg sync.WaitGroup
+	for i := range grids {
+		wg.Go(func() { encode(i) })
+	}
+	wg.Wait()
 	return bodies, nil
 }
 
