@@ -190,9 +190,25 @@ func rimComponents(edges [][2]int32) []int32 {
 	return component
 }
 
+// bound returns P over the ball of the given centre and radius, or +Inf when it
+// passes limit (it stops summing there) or a component's box reaches the ball.
+func (p *rimPatches) bound(centre geom.Vec3, radius, limit float64) float64 {
+	sum := 0.0
+	for c, weight := range p.weight {
+		d := math.Sqrt(boxDist2(centre, p.lo[c], p.hi[c])) - radius
+		if d <= 0 {
+			return math.Inf(1)
+		}
+		if sum += weight / (d * d); sum > limit {
+			return math.Inf(1)
+		}
+	}
+	return sum
+}
+
 // maxNearPatches is the most components a leaf keeps to bound voxel by voxel;
 // a leaf with more near it does without the patch certificate.
-const maxNearPatches = 8
+const maxNearPatches = 16
 
 // leafPatches bounds P over balls inside one ball (a leaf's): the components far
 // from it are summed once (far), the near ones kept to be bounded ball by ball.
