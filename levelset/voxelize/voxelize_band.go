@@ -124,45 +124,83 @@ const (
 // bin is stage 1: every triangle goes into the list of each leaf that its bounding
 // box, grown by the band radius, overlaps. A voxel within the band of its closest
 // triangle is then certain to find that triangle in its own leaf's list.
+//
+// Both halves run in parallel: chunks of triangles find the leaves they reach, then
+// each worker gathers the leaves of its own share (by a hash of the origin), going
+// through the chunks in order, so that every leaf lists its triangles in index
+// order whoever gathers it.
 func (v *voxelizer) bin() {
 	m := v.mesh
 	v.tris = make([]bandTriangle, len(m.Triangles))
-	byOrigin := make(map[levelset.Coord]*bandLeaf)
-	for t, tri := range m.Triangles {
-		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
-		bt := newBandTriangle(a, b, c)
-		lo, hi := a.Min(b).Min(c), a.Max(b).Max(c)
-		for k := range 3 {
-			bt.lo[k] = int32(math.Ceil((lo[k] - v.radius) / v.h))
-			bt.hi[k] = int32(math.Floor((hi[k] + v.radius) / v.h))
+	const chunk = 1024
+	reached := make([][]binEntry, (len(m.Triangles)+chunk-1)/chunk)
+	parallel.Ranges(v.opt.Threads, len(m.Triangles), chunk, func(_, lo, hi int) {
+		var entries []binEntry
+		for t := lo; t < hi; t++ {
+			entries = v.binTriangle(t, entries)
 		}
-		v.tris[t] = bt
-		first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
-		for x := first[0]; x <= last[0]; x += levelset.LeafDim {
-			for y := first[1]; y <= last[1]; y += levelset.LeafDim {
-				for z := first[2]; z <= last[2]; z += levelset.LeafDim {
-					o := levelset.Coord{x, y, z}
-					// A large slanted triangle's box holds many leaves far from its
-					// plane: skip those whose every voxel is beyond the band from it.
-					centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
-					if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
-						continue
-					}
-					l := byOrigin[o]
-					if l == nil {
-						l = &bandLeaf{origin: o}
-						byOrigin[o] = l
-					}
-					l.tris = append(l.tris, int32(t))
+		reached[lo/chunk] = entries
+	})
+	shares := make([][]*bandLeaf, v.opt.Threads)
+	parallel.For(v.opt.Threads, len(shares), func(_, share int) {
+		byOrigin := make(map[levelset.Coord]*bandLeaf)
+		for _, entries := range reached {
+			for _, e := range entries {
+				if binShare(e.origin, len(shares)) != share {
+					continue
 				}
+				l := byOrigin[e.origin]
+				if l == nil {
+					l = &bandLeaf{origin: e.origin}
+					byOrigin[e.origin] = l
+					shares[share] = append(shares[share], l)
+				}
+				l.tris = append(l.tris, e.tri)
+			}
+		}
+	})
+	v.leaves = slices.Concat(shares...)
+	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return levelset.CompareCoords(a.origin, b.origin) })
+}
+
+// binEntry is a leaf that a triangle's band reaches.
+type binEntry struct {
+	origin levelset.Coord
+	tri    int32
+}
+
+// binTriangle prepares triangle t and appends the leaves its band reaches.
+func (v *voxelizer) binTriangle(t int, entries []binEntry) []binEntry {
+	tri := v.mesh.Triangles[t]
+	a, b, c := v.mesh.Positions[tri[0]], v.mesh.Positions[tri[1]], v.mesh.Positions[tri[2]]
+	bt := newBandTriangle(a, b, c)
+	for k := range 3 {
+		bt.lo[k] = int32(math.Ceil((bt.boxLo[k] - v.radius) / v.h))
+		bt.hi[k] = int32(math.Floor((bt.boxHi[k] + v.radius) / v.h))
+	}
+	v.tris[t] = bt
+	first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
+	for x := first[0]; x <= last[0]; x += levelset.LeafDim {
+		for y := first[1]; y <= last[1]; y += levelset.LeafDim {
+			for z := first[2]; z <= last[2]; z += levelset.LeafDim {
+				o := levelset.Coord{x, y, z}
+				// A large slanted triangle's box holds many leaves far from its
+				// plane: skip those whose every voxel is beyond the band from it.
+				centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
+				if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
+					continue
+				}
+				entries = append(entries, binEntry{o, int32(t)})
 			}
 		}
 	}
-	v.leaves = make([]*bandLeaf, 0, len(byOrigin))
-	for _, l := range byOrigin {
-		v.leaves = append(v.leaves, l)
-	}
-	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return levelset.CompareCoords(a.origin, b.origin) })
+	return entries
+}
+
+// binShare returns which of n workers gathers the leaf at origin.
+func binShare(origin levelset.Coord, n int) int {
+	h := uint32(origin[0])*73856093 ^ uint32(origin[1])*19349663 ^ uint32(origin[2])*83492791
+	return int(h % uint32(n))
 }
 
 // bandLeaves is stages 2 and 3, leaf by leaf in parallel: the closest triangle of

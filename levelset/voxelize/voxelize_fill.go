@@ -190,11 +190,19 @@ func (v *voxelizer) collider() *Volumes {
 		Sign:      v.sign,
 		InsideOut: v.insideOut,
 	}
-	for _, l := range v.leaves {
-		c.Surface.AddLeaf(l.phi)
-		c.Velocity.AddLeaf(l.velocity)
-		c.Normal.AddLeaf(l.normal)
-	}
+	// The three grids fill their maps at the same time.
+	parallel.For(v.opt.Threads, 3, func(_, grid int) {
+		for _, l := range v.leaves {
+			switch grid {
+			case 0:
+				c.Surface.AddLeaf(l.phi)
+			case 1:
+				c.Velocity.AddLeaf(l.velocity)
+			default:
+				c.Normal.AddLeaf(l.normal)
+			}
+		}
+	})
 	for _, o := range v.inside {
 		c.Surface.AddTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -float32(v.radius)})
 	}
