@@ -78,24 +78,28 @@ func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) 
 		}
 	}
 	bodies := make([]gridBody, len(grids))
+	leaves := make([]leafChunks, len(grids))
 	encode := func(i int) {
 		if g := grids[i]; g.Float != nil {
-			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c, threads)
+			bodies[i], leaves[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
 		} else {
-			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c, threads)
+			bodies[i], leaves[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
 		}
 	}
 	if threads <= 1 {
 		for i := range grids {
 			encode(i)
 		}
-		return bodies, nil
+	} else {
+		var wg sync.WaitGroup
+		for i := range grids {
+			wg.Go(func() { encode(i) })
+		}
+		wg.Wait()
 	}
-	var wg sync.WaitGroup
-	for i := range grids {
-		wg.Go(func() { encode(i) })
+	for i, buffers := range encodeLeafChunks(leaves, threads) {
+		bodies[i].buffers = buffers
 	}
-	wg.Wait()
 	return bodies, nil
 }
 
@@ -165,23 +169,25 @@ func (b *gridBody) buffersLen() int64 {
 	return int64(n)
 }
 
-// encodeGrid encodes g, whose voxels are in tree, with the given compression.
-func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression, threads int) gridBody {
+// encodeGrid encodes g, whose voxels are in tree, with the given compression: its
+// topology, and its leaves as chunks for encodeLeafChunks.
+func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) (gridBody, leafChunks) {
 	if g.Half {
 		treeType += "_HalfFloat"
 	}
-	w := &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background}
+	newWriter := func(z *zipper) *treeWriter[T] {
+		return &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background, zip: z}
+	}
+	z := zippers.Get().(*zipper)
+	defer zippers.Put(z)
 	var top enc
 	top.u32(uint32(comp))
 	top.metadata(gridMetadata(g, tree, comp))
 	top.transform(tree.Transform)
 	top.i32(1) // one value buffer per leaf
 	arranged := arrange(tree)
-	w.writeTopology(&top, arranged)
-	buffers := encodeLeafBuffers(arranged.leaves(), threads, func() *treeWriter[T] {
-		return &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background}
-	})
-	return gridBody{name: g.Name, treeType: treeType, topology: top.b, buffers: buffers}
+	newWriter(z).writeTopology(&top, arranged)
+	return gridBody{name: g.Name, treeType: treeType, topology: top.b}, newLeafChunks(arranged.leaves(), newWriter)
 }
 
 // gridMetadata returns the metadata OpenVDB keeps for a grid: its own plus the
@@ -217,11 +223,21 @@ type treeWriter[T levelset.Value] struct {
 	half bool
 	bg   T // full precision: OpenVDB classifies inactive values against it before rounding
 
-	active []T    // scratch: a node's active values
-	raw    []byte // scratch: encoded values before compression
-	zbuf   bytes.Buffer
-	zw     *zlib.Writer
+	active []T     // scratch: a node's active values
+	zip    *zipper // scratch and compressor
 }
+
+// zipper is a zlib compressor with its buffers. Making one allocates about a
+// megabyte, so they are kept in a pool, and Reset between streams, which makes
+// its output what a new one's would be.
+type zipper struct {
+	chunk []byte // a chunk of leaf buffers being encoded
+	raw   []byte // encoded values before compression
+	zbuf  bytes.Buffer
+	zw    *zlib.Writer
+}
+
+var zippers = sync.Pool{New: func() any { return new(zipper) }}
 
 // writeTopology writes the root table and the internal nodes, down to each leaf's
 // active mask (RootNode, InternalNode and LeafNode writeTopology).
@@ -342,26 +358,27 @@ func (w *treeWriter[T]) payload(e *enc, vals []T) {
 	if w.half && len(vals) == 0 {
 		return
 	}
-	w.raw = appendValues(w.raw[:0], vals, w.half)
+	z := w.zip
+	z.raw = appendValues(z.raw[:0], vals, w.half)
 	if w.comp&ZIP == 0 {
-		e.bytes(w.raw)
+		e.bytes(z.raw)
 		return
 	}
-	w.zbuf.Reset()
-	if w.zw == nil {
-		w.zw = zlib.NewWriter(&w.zbuf)
+	z.zbuf.Reset()
+	if z.zw == nil {
+		z.zw = zlib.NewWriter(&z.zbuf)
 	} else {
-		w.zw.Reset(&w.zbuf)
+		z.zw.Reset(&z.zbuf)
 	}
-	w.zw.Write(w.raw) // writes to a bytes.Buffer cannot fail
-	w.zw.Close()
-	if w.zbuf.Len() < len(w.raw) {
-		e.i64(int64(w.zbuf.Len()))
-		e.bytes(w.zbuf.Bytes())
+	z.zw.Write(z.raw) // writes to a bytes.Buffer cannot fail
+	z.zw.Close()
+	if z.zbuf.Len() < len(z.raw) {
+		e.i64(int64(z.zbuf.Len()))
+		e.bytes(z.zbuf.Bytes())
 		return
 	}
-	e.i64(-int64(len(w.raw)))
-	e.bytes(w.raw)
+	e.i64(-int64(len(z.raw)))
+	e.bytes(z.raw)
 }
 
 func fill[T any](s []T, v T) {

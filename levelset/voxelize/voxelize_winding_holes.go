@@ -32,17 +32,22 @@ import (
 const maxNearFans = 48
 
 // holeSides is what decideNearHoles keeps of a leaf for the second pass: W where
-// it is known, and the clearance of the voxels, for links from neighbouring leaves.
+// it is known, and the clearance of the voxels, for links from neighbouring leaves,
+// rounded down to a multiple of h/clearanceSteps (a lower bound still) in a byte.
 type holeSides struct {
 	patches   leafPatches
 	known     levelset.Mask512
 	whole     [levelset.LeafVoxels]int8
-	clearance [levelset.LeafVoxels]float32
+	clearance [levelset.LeafVoxels]uint8
 	// contradicted counts the groups whose evaluation was farther from a whole
 	// number than the bounds allow, which are then decided voxel by voxel: never,
 	// unless a bound or the hierarchical evaluation's tolerance fails.
 	contradicted int
 }
+
+// clearanceSteps is how finely holeSides keeps the clearance: in steps of h/64, up
+// to 255/64 h, more than any link needs (sqrt 3 h).
+const clearanceSteps = 64
 
 // decideNearHoles decides the band voxels of leaf l whose W it finds, near the
 // fans of lp; the second pass (decideNearVoxels) decides the rest.
@@ -59,7 +64,7 @@ func (v *voxelizer) decideNearHoles(l *bandLeaf, lp *leafPatches) {
 	reach := v.h * linkSlack
 	l.phi.Active.ForEachOn(func(o int) {
 		fanWinding[o], bound[o], clearance[o] = v.fansAt(l, o, lp)
-		hs.clearance[o] = float32(clearance[o])
+		hs.clearance[o] = uint8(min(math.Floor(clearance[o]/v.h*clearanceSteps), math.MaxUint8))
 		if clearance[o] > reach/2 {
 			clear.Set(o, true)
 		}
@@ -132,7 +137,7 @@ func (v *voxelizer) sideFromWhole(l *bandLeaf, o int, around *leafNeighbourhood)
 		if nl == nil || nl.sides.holes == nil || !nl.sides.holes.known.IsOn(q) {
 			continue
 		}
-		if clearance+float64(nl.sides.holes.clearance[q]) > neighbourLength[i]*v.h*linkSlack {
+		if clearance+float64(nl.sides.holes.clearance[q])*v.h/clearanceSteps > neighbourLength[i]*v.h*linkSlack {
 			t := float64(nl.sides.holes.whole[q]) + f - 0.5
 			return t > 0, math.Abs(t) > bound
 		}
