@@ -17,9 +17,10 @@ import (
 )
 
 // voxelizeAll voxelizes the selected frames one after the other, each on all
-// threads, and writes one file per frame. A frame is written while the next one is
-// voxelized: compressing the grids takes about as long as computing them, and
-// spreads over the threads too.
+// threads, and writes one file per frame. Each frame is compressed on all threads
+// as soon as it is voxelized (compressing takes about as long as voxelizing), and
+// its bytes are written while the next one is voxelized: only one frame's grids
+// are held at a time.
 func voxelizeAll(s *settings, log io.Writer) (err error) {
 	src, err := openSource(s.input, s.fps, s.clip)
 	if err != nil {
@@ -64,6 +65,11 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		}
 	}()
 	v := &frameVoxelizer{s: s, src: src, meshes: meshes, all: all}
+	opts := vdb.DefaultOptions
+	opts.Threads = s.threads
+	if s.threads == 0 {
+		opts.Threads = runtime.GOMAXPROCS(0)
+	}
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
@@ -82,11 +88,15 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			fmt.Fprintf(log, "voxelize: note: frame %d (%s) is inside out (its triangles wind clockwise seen from outside); its enclosed volume is taken as the inside\n", frame, src.Origin(frame))
 			v.warnedInsideOut = true
 		}
+		activeVoxels += col.Surface.ActiveVoxelCount()
 		out := outPath(frame)
-		if err := w.start(out, file, s.threads); err != nil {
+		encoded, err := vdb.Encode(file, &opts)
+		if err != nil {
+			return fmt.Errorf("%s: %v", out, err)
+		}
+		if err := w.start(out, encoded); err != nil {
 			return err
 		}
-		activeVoxels += col.Surface.ActiveVoxelCount()
 		perFrame := time.Since(started) / time.Duration(n+1)
 		progress.Update(fmt.Sprintf("voxelize %s %d/%d frame %d: %s, %.2f s/frame, %s left",
 			bar(n+1, len(run)), n+1, len(run), frame, out, perFrame.Seconds(),
@@ -223,20 +233,17 @@ type backgroundWrite struct {
 	done chan error // nil when none is in flight
 }
 
-// start waits for the write in flight, then starts writing file to path, its
-// leaves compressed on the given number of threads (0: one per CPU).
-func (w *backgroundWrite) start(path string, file *vdb.File, threads int) error {
+// start waits for the write in flight, then starts writing file to path.
+func (w *backgroundWrite) start(path string, file *vdb.Encoded) error {
 	if err := w.wait(); err != nil {
 		return err
 	}
-	opts := vdb.DefaultOptions
-	opts.Threads = threads
-	if threads == 0 {
-		opts.Threads = runtime.GOMAXPROCS(0)
-	}
 	w.done = make(chan error, 1)
 	go func(done chan<- error) {
-		done <- cli.WriteFileAtomic(path, func(out io.Writer) error { return vdb.Write(out, file, &opts) })
+		done <- cli.WriteFileAtomic(path, func(out io.Writer) error {
+			_, err := file.WriteTo(out)
+			return err
+		})
 	}(w.done)
 	return nil
 }

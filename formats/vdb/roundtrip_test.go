@@ -56,6 +56,23 @@ func TestWriteIsDeterministic(t *testing.T) {
 	}
 }
 
+// Encode then WriteTo gives Write's bytes, counted, and the bytes do not change
+// when the grids change after Encode.
+func TestEncodeThenWrite(t *testing.T) {
+	f := testFile(false)
+	want := encode(t, f, ZIP|ActiveMask)
+	e, err := Encode(f, &Options{Compression: ZIP | ActiveMask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Grids[0].Float.Set(levelset.Coord{1000, 0, 0}, 1)
+	var buf bytes.Buffer
+	n, err := e.WriteTo(&buf)
+	if err != nil || n != int64(buf.Len()) || !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("WriteTo: %d bytes (counted %d), error %v; same as Write: %v", buf.Len(), n, err, bytes.Equal(buf.Bytes(), want))
+	}
+}
+
 // The leaf buffers are compressed in parallel chunks: any thread count gives the
 // same bytes, for every compression, in full and half precision, for a band of
 // about 900 leaves (28 chunks) in a scalar and a vector grid.

@@ -15,14 +15,33 @@ import (
 
 // Write writes f to w as a .vdb file of version 224. A nil opts means
 // DefaultOptions. The output depends only on f and opts: the file's UUID is derived
-// from its content, so the same grids give the same bytes.
+// from its content, so the same grids give the same bytes. It is Encode, then
+// WriteTo.
 func Write(w io.Writer, f *File, opts *Options) error {
+	e, err := Encode(f, opts)
+	if err != nil {
+		return err
+	}
+	_, err = e.WriteTo(w)
+	return err
+}
+
+// Encoded is a file encoded and compressed, ready to be written: it holds bytes,
+// not the grids, so that a caller can let the grids go (or change them) while the
+// bytes are written.
+type Encoded struct {
+	head   []byte // from the magic number through the grid count
+	bodies []gridBody
+}
+
+// Encode encodes f as Write writes it (a nil opts means DefaultOptions).
+func Encode(f *File, opts *Options) (*Encoded, error) {
 	o := DefaultOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Compression&^(ZIP|ActiveMask) != 0 {
-		return fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
+		return nil, fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
 	}
 	fileMeta := Metadata{}
 	for k, v := range f.Meta {
@@ -32,11 +51,11 @@ func Write(w io.Writer, f *File, opts *Options) error {
 		fileMeta["creator"] = o.Creator
 	}
 	if err := checkMetadata("file", fileMeta); err != nil {
-		return err
+		return nil, err
 	}
 	bodies, err := encodeGrids(f.Grids, o.Compression, max(o.Threads, 1))
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	var head enc
@@ -48,15 +67,20 @@ func Write(w io.Writer, f *File, opts *Options) error {
 	head.bytes([]byte(contentUUID(bodies)))
 	head.metadata(fileMeta)
 	head.u32(uint32(len(bodies)))
+	return &Encoded{head: head.b, bodies: bodies}, nil
+}
 
+// WriteTo writes the file to w and returns the bytes written.
+func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if _, err := bw.Write(head.b); err != nil {
-		return err
+	if _, err := bw.Write(e.head); err != nil {
+		return 0, err
 	}
-	if err := writeGrids(bw, int64(len(head.b)), bodies); err != nil {
-		return err
+	n, err := writeGrids(bw, int64(len(e.head)), e.bodies)
+	if err != nil {
+		return 0, err
 	}
-	return bw.Flush()
+	return n, bw.Flush()
 }
 
 // encodeGrids checks the grids (valid, named apart, storable metadata) and encodes
@@ -104,8 +128,8 @@ func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) 
 }
 
 // writeGrids writes each grid's descriptor (with the file offsets of its parts, the
-// first at offset) and then its topology and buffers.
-func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
+// first at offset) and then its topology and buffers, and returns the file's size.
+func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) (int64, error) {
 	for _, b := range bodies {
 		var d enc
 		d.str(b.name)
@@ -119,12 +143,12 @@ func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
 		d.i64(endPos)
 		for _, p := range append([][]byte{d.b, b.topology}, b.buffers...) {
 			if _, err := bw.Write(p); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		offset = endPos
 	}
-	return nil
+	return offset, nil
 }
 
 // checkMetadata reports a value whose type the format cannot store.
