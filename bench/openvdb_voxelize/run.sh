@@ -4,9 +4,10 @@
 # grids of the first frame, write them compressed. Both run on spot (closed) and on
 # spot without every 50th triangle (open: 117 holes), at 128 and 256 voxels across
 # the longest side, band 3, on 1 and 2 threads, each program REPS times in turn
-# (alternating, so that both meet the same load), and it prints the medians of CPU
-# time, wall time and peak memory (/usr/bin/time), their ratios, and the load
-# average.
+# (alternating programs and thread counts, so that all meet the same load), and it
+# prints the medians of CPU time, wall time and peak memory (/usr/bin/time), their
+# ratios to ours, each program's wall-time speed-up from 1 to 2 threads, and the
+# load average. On a shared machine, run it when it is otherwise quiet.
 #
 #   bench/openvdb_voxelize/run.sh [workdir]     (from the repository's root)
 #
@@ -48,34 +49,39 @@ median() { sort -g -k"$2","$2" "$1" | awk -v c="$2" '{v[NR] = $c} END {print v[i
 programs="ours openvdb"
 [ "${BLOSC:-0}" = 1 ] && programs="ours openvdb openvdb_blosc"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "mesh    res thr | ours: cpu s, wall s, MB | program: cpu s, wall s, MB | its ratio to ours: cpu, wall, MB"
+echo "mesh   res thr | program: cpu s, wall s, MB | its ratio to ours: cpu, wall, MB"
 for mesh in closed open; do
     for res in 128 256; do
         h=$(awk -v s="$span" -v r="$res" 'BEGIN {printf "%.17g", s / r}')
-        for threads in 1 2; do
-            for p in $programs; do rm -f "$work/$p"; done
-            for _ in $(seq "$reps"); do
+        for p in $programs; do rm -f "$work/$p.1" "$work/$p.2"; done
+        # 1 and 2 threads in turn within each round, so that the speed-up of each
+        # program meets the same load.
+        for _ in $(seq "$reps"); do
+            for threads in 1 2; do
                 for p in $programs; do
                     case $p in
-                    ours) timed ours env GOMAXPROCS="$threads" bin/voxelize -voxel "$h" -band 3 -frames 1-1 \
+                    ours) timed ours.$threads env GOMAXPROCS="$threads" bin/voxelize -voxel "$h" -band 3 -frames 1-1 \
                         -threads "$threads" -o "$work/out/ours.vdb" "$work/$mesh.0001.obj" ;;
-                    openvdb) timed openvdb "$work/openvdb_voxelize" "$work/$mesh.0001.obj" "$work/$mesh.0002.obj" \
+                    openvdb) timed openvdb.$threads "$work/openvdb_voxelize" "$work/$mesh.0001.obj" "$work/$mesh.0002.obj" \
                         24 "$h" 3 "$threads" "$work/out/openvdb.vdb" zip ;;
-                    openvdb_blosc) timed openvdb_blosc "$work/openvdb_voxelize" "$work/$mesh.0001.obj" \
+                    openvdb_blosc) timed openvdb_blosc.$threads "$work/openvdb_voxelize" "$work/$mesh.0001.obj" \
                         "$work/$mesh.0002.obj" 24 "$h" 3 "$threads" "$work/out/openvdb_blosc.vdb" blosc ;;
                     esac
                 done
             done
-            row=$(printf "%-6s %4s %3s" "$mesh" "$res" "$threads")
-            read -r oc ow om <<<"$(median "$work/ours" 1) $(median "$work/ours" 2) $(median "$work/ours" 3)"
+        done
+        for threads in 1 2; do
             for p in $programs; do
-                [ "$p" = ours ] && continue
-                read -r vc vw vm <<<"$(median "$work/$p" 1) $(median "$work/$p" 2) $(median "$work/$p" 3)"
-                row+=$(printf " | %5s %5s %5s | %-13s %5s %5s %5s | %.2f %.2f %.2f" "$oc" "$ow" "$om" "$p" "$vc" "$vw" "$vm" \
-                    "$(awk -v a="$vc" -v b="$oc" 'BEGIN {print a / b}')" "$(awk -v a="$vw" -v b="$ow" 'BEGIN {print a / b}')" \
-                    "$(awk -v a="$vm" -v b="$om" 'BEGIN {print a / b}')")
+                read -r c w m <<<"$(median "$work/$p.$threads" 1) $(median "$work/$p.$threads" 2) $(median "$work/$p.$threads" 3)"
+                read -r oc ow om <<<"$(median "$work/ours.$threads" 1) $(median "$work/ours.$threads" 2) $(median "$work/ours.$threads" 3)"
+                printf "%-6s %3s %3s | %-13s %6s %6s %6s | %.2f %.2f %.2f\n" "$mesh" "$res" "$threads" "$p" "$c" "$w" "$m" \
+                    "$(awk -v a="$c" -v b="$oc" 'BEGIN {print a / b}')" "$(awk -v a="$w" -v b="$ow" 'BEGIN {print a / b}')" \
+                    "$(awk -v a="$m" -v b="$om" 'BEGIN {print a / b}')"
             done
-            echo "$row"
+        done
+        for p in $programs; do
+            printf "%-6s %3s     | %-13s wall speed-up from 1 to 2 threads: %.2f\n" "$mesh" "$res" "$p" \
+                "$(awk -v a="$(median "$work/$p.1" 2)" -v b="$(median "$work/$p.2" 2)" 'BEGIN {print a / b}')"
         done
     done
 done
