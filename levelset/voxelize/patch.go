@@ -25,7 +25,7 @@ import (
 //
 // with A_c the area of the fan (each triangle times |multiplicity|) and D_c the
 // distance from p to the box of the component's vertices, which holds its fan
-// (X_c is their mean). Where P < 1/2 over a ball, the side of every point of the
+// (X_c is one of them). Where P < 1/2 over a ball, the side of every point of the
 // ball is that of W: inside (w >= 1/2) when W >= 1. W does not change along a
 // path in the ball that crosses no triangle of M: crossing a fan moves W by a whole
 // number and w - W by the opposite, which |w - W| < 1/2 on both sides forbids. So
@@ -63,10 +63,14 @@ func newRimPatches(m *geom.Mesh, topo *geom.Topology) *rimPatches {
 	for _, c := range component {
 		count = max(count, int(c)+1)
 	}
-	// X_c: the mean of the component's edge ends (each vertex counted per edge end,
-	// which only moves X_c within the box).
-	centre := make([]geom.Vec3, count)
-	ends := make([]float64, count)
+	// X_c: the first vertex of the component's first edge. The triangles of the
+	// fan on the edges that end at X_c have no area and are left out, so that a
+	// hole of k edges has a fan of k - 2 triangles: a one-triangle hole, that
+	// triangle.
+	apex := make([]int32, count)
+	for c := range apex {
+		apex[c] = -1
+	}
 	p := &rimPatches{lo: make([]geom.Vec3, count), hi: make([]geom.Vec3, count), weight: make([]float64, count)}
 	for c := range count {
 		inf := math.Inf(1)
@@ -74,28 +78,29 @@ func newRimPatches(m *geom.Mesh, topo *geom.Topology) *rimPatches {
 	}
 	for i, e := range edges {
 		c := component[i]
+		if apex[c] < 0 {
+			apex[c] = e[0]
+		}
 		for _, v := range e {
-			x := m.Positions[v]
-			centre[c] = centre[c].Add(x)
-			ends[c]++
-			p.lo[c], p.hi[c] = minVec(p.lo[c], x), maxVec(p.hi[c], x)
+			p.lo[c], p.hi[c] = minVec(p.lo[c], m.Positions[v]), maxVec(p.hi[c], m.Positions[v])
 		}
 	}
-	for c := range centre {
-		centre[c] = centre[c].Scale(1 / ends[c])
-	}
+	var fans []int // the edges whose fan triangle has area, by component
 	p.fanStart = make([]int32, count+1)
-	for _, c := range component {
-		p.fanStart[c+1]++
+	for i, e := range edges {
+		if c := component[i]; e[0] != apex[c] && e[1] != apex[c] {
+			p.fanStart[c+1]++
+			fans = append(fans, i)
+		}
 	}
 	for c := range count {
 		p.fanStart[c+1] += p.fanStart[c]
 	}
-	p.fans = make([]fanTriangle, len(edges))
+	p.fans = make([]fanTriangle, len(fans))
 	next := append([]int32(nil), p.fanStart[:count]...)
-	for i, e := range edges {
+	for _, i := range fans {
 		c := component[i]
-		x, a, b := centre[c], m.Positions[e[0]], m.Positions[e[1]]
+		x, a, b := m.Positions[apex[c]], m.Positions[edges[i][0]], m.Positions[edges[i][1]]
 		p.fans[next[c]] = fanTriangle{corners: [3]geom.Vec3{x, a, b}, shape: newTriangle(x, a, b), mult: float64(mult[i])}
 		next[c]++
 		p.weight[c] += math.Abs(float64(mult[i])) * a.Sub(x).Cross(b.Sub(x)).Norm() / (8 * math.Pi) // |a x b|/2 over 4 pi
