@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"snowtools/cmd/internal/cli"
@@ -267,6 +268,16 @@ func (w *backgroundWrite) wait() error {
 // the whole sequence (so that a run over part of it gives the same files), and the
 // largest distance a vertex travels to either neighbour.
 func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Mesh, float64, error) {
+	need := []int{all[i]} // in the order the errors are reported
+	if i > 0 {
+		need = append(need, all[i-1])
+	}
+	if i+1 < len(all) {
+		need = append(need, all[i+1])
+	}
+	if err := meshes.load(need); err != nil {
+		return nil, 0, err
+	}
 	cur, err := meshes.get(all[i])
 	if err != nil {
 		return nil, 0, err
@@ -308,9 +319,40 @@ func newMeshWindow(src source, axes geom.Axes) *meshWindow {
 }
 
 func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
-	if m, ok := w.meshes[frame]; ok {
-		return m, nil
+	if err := w.load([]int{frame}); err != nil {
+		return nil, err
 	}
+	return w.meshes[frame], nil
+}
+
+// load reads the frames that the window does not hold yet, at the same time (mesh
+// sources are safe for concurrent use). The error is that of the first frame in
+// the list that failed.
+func (w *meshWindow) load(frames []int) error {
+	var missing []int
+	for _, f := range frames {
+		if _, ok := w.meshes[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	meshes := make([]*geom.Mesh, len(missing))
+	errs := make([]error, len(missing))
+	var wg sync.WaitGroup
+	for k, f := range missing {
+		wg.Go(func() { meshes[k], errs[k] = w.read(f) })
+	}
+	wg.Wait()
+	for k, f := range missing {
+		if errs[k] != nil {
+			return errs[k]
+		}
+		w.meshes[f] = meshes[k]
+	}
+	return nil
+}
+
+// read reads one frame, in our axes, and checks it.
+func (w *meshWindow) read(frame int) (*geom.Mesh, error) {
 	m, err := w.src.Mesh(frame)
 	if err == nil {
 		w.axes.Apply(m)
@@ -319,7 +361,6 @@ func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame %d (%s): %w", frame, w.src.Origin(frame), err)
 	}
-	w.meshes[frame] = m
 	return m, nil
 }
 

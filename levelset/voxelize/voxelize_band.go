@@ -98,13 +98,24 @@ func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 			v.sign = SignPseudonormal
 		}
 	}
-	v.pn = NewPseudonormals(m, opt.Topology)
-	v.bvh = NewBVH(m)
-	v.insideOut = m.SignedVolume() < 0
-	if v.sign == SignWinding {
-		v.rim = newRimSlope(m, opt.Topology)
-		v.patches = newRimPatches(m, opt.Topology)
-	}
+	// The mesh's structures do not depend on each other: built at the same time.
+	parallel.For(opt.Threads, 4, func(_, part int) {
+		switch part {
+		case 0:
+			v.bvh = NewBVH(m)
+		case 1:
+			v.pn = NewPseudonormals(m, opt.Topology)
+			v.insideOut = m.SignedVolume() < 0
+		case 2:
+			if v.sign == SignWinding {
+				v.rim = newRimSlope(m, opt.Topology)
+			}
+		case 3:
+			if v.sign == SignWinding {
+				v.patches = newRimPatches(m, opt.Topology)
+			}
+		}
+	})
 	return v
 }
 
