@@ -38,6 +38,13 @@ import (
 // a step to spare, or of one linked to it through a point a voxel away from the
 // surface (sideThroughStep), or is evaluated itself; one on the surface keeps its
 // feature's side, which does not matter there.
+//
+// Two certificates bound how far an evaluation reaches: the slope of w (rimSlope),
+// and, stronger near small holes, how far w is from a whole number W that only the
+// mesh can change (rimPatches): where that bound holds around a voxel, one
+// evaluation decides all such voxels of its group. A leaf near a few small holes
+// is decided whole from W and the exact winding number of the holes' patches
+// (decideNearHoles, voxelize_winding_holes.go).
 
 // surfaceTolerance is the distance, in voxels, within which a voxel is on the
 // surface: its phi stores as at most 1e-6 h, so its side does not matter, and the
