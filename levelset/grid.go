@@ -384,7 +384,9 @@ func (g *Grid[T]) ActiveBounds() (lo, hi Coord, ok bool) {
 		}
 	}
 	for _, l := range g.leaves {
-		l.Active.ForEachOn(func(n int) { c := LeafCoord(l.Origin, n); grow(c, c) })
+		if a, b, on := l.Active.Bounds(); on {
+			grow(l.Origin.Add(a), l.Origin.Add(b))
+		}
 	}
 	for _, t := range g.tiles {
 		if t.Active {

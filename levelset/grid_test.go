@@ -315,6 +315,32 @@ func TestMask512(t *testing.T) {
 	}
 }
 
+// Mask512.Bounds is the box of the bits that are on, as LeafCoord finds them one by
+// one, on random masks of 1 to 40 bits (and none).
+func TestMask512Bounds(t *testing.T) {
+	rng := testRand()
+	var empty Mask512
+	if _, _, ok := empty.Bounds(); ok {
+		t.Error("an empty mask has bounds")
+	}
+	for range 500 {
+		var m Mask512
+		for range 1 + rng.IntN(40) {
+			m.Set(rng.IntN(LeafVoxels), true)
+		}
+		want := [2]Coord{{8, 8, 8}, {-1, -1, -1}}
+		m.ForEachOn(func(n int) {
+			c := LeafCoord(Coord{}, n)
+			for k := range 3 {
+				want[0][k], want[1][k] = min(want[0][k], c[k]), max(want[1][k], c[k])
+			}
+		})
+		if lo, hi, ok := m.Bounds(); !ok || [2]Coord{lo, hi} != want {
+			t.Fatalf("Bounds = %v %v %v, want %v", lo, hi, ok, want)
+		}
+	}
+}
+
 // Memory follows the leaves, not the extent of the grid: N voxels far apart cost N
 // leaves however far apart they are.
 func TestMemoryFollowsTheActiveLeaves(t *testing.T) {

@@ -88,3 +88,34 @@ func (m *Mask512) Or(o *Mask512) Mask512 {
 	}
 	return r
 }
+
+// Bounds returns the smallest box [lo, hi] of offsets within the leaf (0 to 7 on
+// each axis, LeafCoord's) that holds every bit that is on; ok is false when none
+// is. A word is one x (LeafOffset is x-major), a byte of it one y, a bit of that
+// byte one z, so the box comes from the words and the bytes of their union.
+func (m *Mask512) Bounds() (lo, hi Coord, ok bool) {
+	var all uint64
+	lo[0] = -1
+	for x, w := range m {
+		if w != 0 {
+			if lo[0] < 0 {
+				lo[0] = int32(x)
+			}
+			hi[0] = int32(x)
+			all |= w
+		}
+	}
+	if all == 0 {
+		return Coord{}, Coord{}, false
+	}
+	var ys, zs uint8
+	for y := range LeafDim {
+		if b := uint8(all >> (LeafDim * y)); b != 0 {
+			ys |= 1 << y
+			zs |= b
+		}
+	}
+	lo[1], hi[1] = int32(bits.TrailingZeros8(ys)), int32(7-bits.LeadingZeros8(ys))
+	lo[2], hi[2] = int32(bits.TrailingZeros8(zs)), int32(7-bits.LeadingZeros8(zs))
+	return lo, hi, true
+}

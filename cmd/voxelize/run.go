@@ -5,7 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"snowtools/cmd/internal/cli"
@@ -16,8 +18,10 @@ import (
 )
 
 // voxelizeAll voxelizes the selected frames one after the other, each on all
-// threads, and writes one file per frame. A frame is written while the next one is
-// voxelized: compressing the grids takes about as long as computing them.
+// threads, and writes one file per frame. Each frame is compressed on all threads
+// as soon as it is voxelized (compressing takes about as long as voxelizing), and
+// its bytes are written while the next one is voxelized: only one frame's grids
+// are held at a time.
 func voxelizeAll(s *settings, log io.Writer) (err error) {
 	src, err := openSource(s.input, s.fps, s.clip)
 	if err != nil {
@@ -62,6 +66,11 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		}
 	}()
 	v := &frameVoxelizer{s: s, src: src, meshes: meshes, all: all}
+	opts := vdb.DefaultOptions
+	opts.Threads = s.threads
+	if s.threads == 0 {
+		opts.Threads = runtime.GOMAXPROCS(0)
+	}
 	progress := cli.NewProgress(log)
 	started := time.Now()
 	var activeVoxels int64
@@ -80,11 +89,20 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			fmt.Fprintf(log, "voxelize: note: frame %d (%s) is inside out (its triangles wind clockwise seen from outside); its enclosed volume is taken as the inside\n", frame, src.Origin(frame))
 			v.warnedInsideOut = true
 		}
+		activeVoxels += col.Surface.ActiveVoxelCount()
 		out := outPath(frame)
-		if err := w.start(out, file); err != nil {
+		// What voxelizing left behind (the leaves' triangle lists, the sign
+		// stage's data) is garbage now: collected before compressing, its memory
+		// holds the compressed bytes, and the peak stays lower and steadier (spot
+		// at 256 voxels across: 91-94 MB instead of 86-102).
+		runtime.GC()
+		encoded, err := vdb.Encode(file, &opts)
+		if err != nil {
+			return fmt.Errorf("%s: %v", out, err)
+		}
+		if err := w.start(out, encoded); err != nil {
 			return err
 		}
-		activeVoxels += col.Surface.ActiveVoxelCount()
 		perFrame := time.Since(started) / time.Duration(n+1)
 		progress.Update(fmt.Sprintf("voxelize %s %d/%d frame %d: %s, %.2f s/frame, %s left",
 			bar(n+1, len(run)), n+1, len(run), frame, out, perFrame.Seconds(),
@@ -222,13 +240,16 @@ type backgroundWrite struct {
 }
 
 // start waits for the write in flight, then starts writing file to path.
-func (w *backgroundWrite) start(path string, file *vdb.File) error {
+func (w *backgroundWrite) start(path string, file *vdb.Encoded) error {
 	if err := w.wait(); err != nil {
 		return err
 	}
 	w.done = make(chan error, 1)
 	go func(done chan<- error) {
-		done <- cli.WriteFileAtomic(path, func(out io.Writer) error { return vdb.Write(out, file, &vdb.DefaultOptions) })
+		done <- cli.WriteFileAtomic(path, func(out io.Writer) error {
+			_, err := file.WriteTo(out)
+			return err
+		})
 	}(w.done)
 	return nil
 }
@@ -247,6 +268,16 @@ func (w *backgroundWrite) wait() error {
 // the whole sequence (so that a run over part of it gives the same files), and the
 // largest distance a vertex travels to either neighbour.
 func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Mesh, float64, error) {
+	need := []int{all[i]} // in the order the errors are reported
+	if i > 0 {
+		need = append(need, all[i-1])
+	}
+	if i+1 < len(all) {
+		need = append(need, all[i+1])
+	}
+	if err := meshes.load(need); err != nil {
+		return nil, 0, err
+	}
 	cur, err := meshes.get(all[i])
 	if err != nil {
 		return nil, 0, err
@@ -288,9 +319,40 @@ func newMeshWindow(src source, axes geom.Axes) *meshWindow {
 }
 
 func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
-	if m, ok := w.meshes[frame]; ok {
-		return m, nil
+	if err := w.load([]int{frame}); err != nil {
+		return nil, err
 	}
+	return w.meshes[frame], nil
+}
+
+// load reads the frames that the window does not hold yet, at the same time (mesh
+// sources are safe for concurrent use). The error is that of the first frame in
+// the list that failed.
+func (w *meshWindow) load(frames []int) error {
+	var missing []int
+	for _, f := range frames {
+		if _, ok := w.meshes[f]; !ok {
+			missing = append(missing, f)
+		}
+	}
+	meshes := make([]*geom.Mesh, len(missing))
+	errs := make([]error, len(missing))
+	var wg sync.WaitGroup
+	for k, f := range missing {
+		wg.Go(func() { meshes[k], errs[k] = w.read(f) })
+	}
+	wg.Wait()
+	for k, f := range missing {
+		if errs[k] != nil {
+			return errs[k]
+		}
+		w.meshes[f] = meshes[k]
+	}
+	return nil
+}
+
+// read reads one frame, in our axes, and checks it.
+func (w *meshWindow) read(frame int) (*geom.Mesh, error) {
 	m, err := w.src.Mesh(frame)
 	if err == nil {
 		w.axes.Apply(m)
@@ -299,7 +361,6 @@ func (w *meshWindow) get(frame int) (*geom.Mesh, error) {
 	if err != nil {
 		return nil, fmt.Errorf("frame %d (%s): %w", frame, w.src.Origin(frame), err)
 	}
-	w.meshes[frame] = m
 	return m, nil
 }
 

@@ -46,10 +46,12 @@ func benchFile(class Class, half bool) *File {
 
 func BenchmarkWrite(b *testing.B) {
 	for _, c := range []struct {
-		name string
-		comp Compression
-		half bool
-	}{{"zip+active", ZIP | ActiveMask, false}, {"active", ActiveMask, false}, {"zip+active/half", ZIP | ActiveMask, true}} {
+		name    string
+		comp    Compression
+		half    bool
+		threads int
+	}{{"zip+active", ZIP | ActiveMask, false, 1}, {"zip+active/threads=2", ZIP | ActiveMask, false, 2},
+		{"active", ActiveMask, false, 1}, {"zip+active/half", ZIP | ActiveMask, true, 1}} {
 		b.Run(c.name, func(b *testing.B) {
 			f := benchFile(LevelSet, c.half)
 			voxels := f.Grids[0].Float.ActiveVoxelCount()
@@ -57,7 +59,7 @@ func BenchmarkWrite(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				var buf bytes.Buffer
-				if err := Write(&buf, f, &Options{Compression: c.comp}); err != nil {
+				if err := Write(&buf, f, &Options{Compression: c.comp, Threads: c.threads}); err != nil {
 					b.Fatal(err)
 				}
 				size = buf.Len()

@@ -115,3 +115,14 @@ func arrange[T levelset.Value](g *levelset.Grid[T]) *vdbTree[T] {
 	}
 	return t
 }
+
+// leaves returns the tree's leaves in the order the file stores them.
+func (t *vdbTree[T]) leaves() []*levelset.Leaf[T] {
+	var all []*levelset.Leaf[T]
+	for _, u := range t.upper {
+		for _, l := range u.lower {
+			all = append(all, l.leaves...)
+		}
+	}
+	return all
+}

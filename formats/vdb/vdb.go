@@ -132,6 +132,9 @@ func (f *File) Grid(name string) *Grid {
 type Options struct {
 	Compression Compression // ZIP and ActiveMask; Write's default is both
 	Creator     string      // the file's "creator" metadata, unless Meta sets it
+	// Threads is how many goroutines compress the leaf buffers; 0 means one. The
+	// bytes written do not depend on it.
+	Threads int
 }
 
 // DefaultOptions are what Write uses for nil Options: active-mask and zip

@@ -6,6 +6,7 @@ import (
 	"crypto/sha1"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zlib"
 
@@ -14,14 +15,33 @@ import (
 
 // Write writes f to w as a .vdb file of version 224. A nil opts means
 // DefaultOptions. The output depends only on f and opts: the file's UUID is derived
-// from its content, so the same grids give the same bytes.
+// from its content, so the same grids give the same bytes. It is Encode, then
+// WriteTo.
 func Write(w io.Writer, f *File, opts *Options) error {
+	e, err := Encode(f, opts)
+	if err != nil {
+		return err
+	}
+	_, err = e.WriteTo(w)
+	return err
+}
+
+// Encoded is a file encoded and compressed, ready to be written: it holds bytes,
+// not the grids, so that a caller can let the grids go (or change them) while the
+// bytes are written.
+type Encoded struct {
+	head   []byte // from the magic number through the grid count
+	bodies []gridBody
+}
+
+// Encode encodes f as Write writes it (a nil opts means DefaultOptions).
+func Encode(f *File, opts *Options) (*Encoded, error) {
 	o := DefaultOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.Compression&^(ZIP|ActiveMask) != 0 {
-		return fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
+		return nil, fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
 	}
 	fileMeta := Metadata{}
 	for k, v := range f.Meta {
@@ -31,11 +51,11 @@ func Write(w io.Writer, f *File, opts *Options) error {
 		fileMeta["creator"] = o.Creator
 	}
 	if err := checkMetadata("file", fileMeta); err != nil {
-		return err
+		return nil, err
 	}
-	bodies, err := encodeGrids(f.Grids, o.Compression)
+	bodies, err := encodeGrids(f.Grids, o.Compression, max(o.Threads, 1))
 	if err != nil {
-		return err
+		return nil, err
 	}
 
 	var head enc
@@ -47,23 +67,29 @@ func Write(w io.Writer, f *File, opts *Options) error {
 	head.bytes([]byte(contentUUID(bodies)))
 	head.metadata(fileMeta)
 	head.u32(uint32(len(bodies)))
+	return &Encoded{head: head.b, bodies: bodies}, nil
+}
 
+// WriteTo writes the file to w and returns the bytes written.
+func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if _, err := bw.Write(head.b); err != nil {
-		return err
+	if _, err := bw.Write(e.head); err != nil {
+		return 0, err
 	}
-	if err := writeGrids(bw, int64(len(head.b)), bodies); err != nil {
-		return err
+	n, err := writeGrids(bw, int64(len(e.head)), e.bodies)
+	if err != nil {
+		return 0, err
 	}
-	return bw.Flush()
+	return n, bw.Flush()
 }
 
 // encodeGrids checks the grids (valid, named apart, storable metadata) and encodes
-// each one's topology and buffers.
-func encodeGrids(grids []*Grid, c Compression) ([]gridBody, error) {
+// each one's topology and buffers, the buffers on the given number of goroutines.
+// With more than one, the grids are encoded at the same time too, so that the
+// parts of one that run alone (its statistics, its topology) overlap the others.
+func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) {
 	names := map[string]bool{}
-	bodies := make([]gridBody, len(grids))
-	for i, g := range grids {
+	for _, g := range grids {
 		if err := g.validate(); err != nil {
 			return nil, err
 		}
@@ -74,18 +100,36 @@ func encodeGrids(grids []*Grid, c Compression) ([]gridBody, error) {
 		if err := checkMetadata(fmt.Sprintf("grid %q", g.Name), g.Meta); err != nil {
 			return nil, err
 		}
-		if g.Float != nil {
-			bodies[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
+	}
+	bodies := make([]gridBody, len(grids))
+	leaves := make([]leafChunks, len(grids))
+	encode := func(i int) {
+		if g := grids[i]; g.Float != nil {
+			bodies[i], leaves[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
 		} else {
-			bodies[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
+			bodies[i], leaves[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
 		}
+	}
+	if threads <= 1 {
+		for i := range grids {
+			encode(i)
+		}
+	} else {
+		var wg sync.WaitGroup
+		for i := range grids {
+			wg.Go(func() { encode(i) })
+		}
+		wg.Wait()
+	}
+	for i, buffers := range encodeLeafChunks(leaves, threads) {
+		bodies[i].buffers = buffers
 	}
 	return bodies, nil
 }
 
 // writeGrids writes each grid's descriptor (with the file offsets of its parts, the
-// first at offset) and then its topology and buffers.
-func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
+// first at offset) and then its topology and buffers, and returns the file's size.
+func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) (int64, error) {
 	for _, b := range bodies {
 		var d enc
 		d.str(b.name)
@@ -93,18 +137,18 @@ func writeGrids(bw *bufio.Writer, offset int64, bodies []gridBody) error {
 		d.str("") // no instance parent
 		gridPos := offset + int64(len(d.b)) + 3*8
 		blockPos := gridPos + int64(len(b.topology))
-		endPos := blockPos + int64(len(b.buffers))
+		endPos := blockPos + b.buffersLen()
 		d.i64(gridPos)
 		d.i64(blockPos)
 		d.i64(endPos)
-		for _, p := range [][]byte{d.b, b.topology, b.buffers} {
+		for _, p := range append([][]byte{d.b, b.topology}, b.buffers...) {
 			if _, err := bw.Write(p); err != nil {
-				return err
+				return 0, err
 			}
 		}
 		offset = endPos
 	}
-	return nil
+	return offset, nil
 }
 
 // checkMetadata reports a value whose type the format cannot store.
@@ -124,35 +168,50 @@ func contentUUID(bodies []gridBody) string {
 	for _, b := range bodies {
 		h.Write([]byte(b.name))
 		h.Write(b.topology)
-		h.Write(b.buffers)
+		for _, p := range b.buffers {
+			h.Write(p)
+		}
 	}
 	s := h.Sum(nil)
 	return fmt.Sprintf("%x-%x-%x-%x-%x", s[0:4], s[4:6], s[6:8], s[8:10], s[10:16])
 }
 
 // gridBody is one encoded grid: from the compression flags through the topology,
-// and the leaf buffers after it.
+// and the leaf buffers after it, in pieces to be written one after the other.
 type gridBody struct {
-	name, treeType    string
-	topology, buffers []byte
+	name, treeType string
+	topology       []byte
+	buffers        [][]byte
 }
 
-// encodeGrid encodes g, whose voxels are in tree, with the given compression.
-func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) gridBody {
+// buffersLen returns the bytes of the leaf buffers.
+func (b *gridBody) buffersLen() int64 {
+	n := 0
+	for _, p := range b.buffers {
+		n += len(p)
+	}
+	return int64(n)
+}
+
+// encodeGrid encodes g, whose voxels are in tree, with the given compression: its
+// topology, and its leaves as chunks for encodeLeafChunks.
+func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) (gridBody, leafChunks) {
 	if g.Half {
 		treeType += "_HalfFloat"
 	}
-	w := &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background}
+	newWriter := func(z *zipper) *treeWriter[T] {
+		return &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background, zip: z}
+	}
+	z := zippers.Get().(*zipper)
+	defer zippers.Put(z)
 	var top enc
 	top.u32(uint32(comp))
 	top.metadata(gridMetadata(g, tree, comp))
 	top.transform(tree.Transform)
 	top.i32(1) // one value buffer per leaf
 	arranged := arrange(tree)
-	w.writeTopology(&top, arranged)
-	var buf enc
-	w.writeBuffers(&buf, arranged)
-	return gridBody{name: g.Name, treeType: treeType, topology: top.b, buffers: buf.b}
+	newWriter(z).writeTopology(&top, arranged)
+	return gridBody{name: g.Name, treeType: treeType, topology: top.b}, newLeafChunks(arranged.leaves(), newWriter)
 }
 
 // gridMetadata returns the metadata OpenVDB keeps for a grid: its own plus the
@@ -188,11 +247,21 @@ type treeWriter[T levelset.Value] struct {
 	half bool
 	bg   T // full precision: OpenVDB classifies inactive values against it before rounding
 
-	active []T    // scratch: a node's active values
-	raw    []byte // scratch: encoded values before compression
-	zbuf   bytes.Buffer
-	zw     *zlib.Writer
+	active []T     // scratch: a node's active values
+	zip    *zipper // scratch and compressor
 }
+
+// zipper is a zlib compressor with its buffers. Making one allocates about a
+// megabyte, so they are kept in a pool, and Reset between streams, which makes
+// its output what a new one's would be.
+type zipper struct {
+	chunk []byte // a chunk of leaf buffers being encoded
+	raw   []byte // encoded values before compression
+	zbuf  bytes.Buffer
+	zw    *zlib.Writer
+}
+
+var zippers = sync.Pool{New: func() any { return new(zipper) }}
 
 // writeTopology writes the root table and the internal nodes, down to each leaf's
 // active mask (RootNode, InternalNode and LeafNode writeTopology).
@@ -255,19 +324,6 @@ func (w *treeWriter[T]) internalNode(e *enc, vals []T, slot func(levelset.Coord)
 	w.values(e, vals, valueMask, childMask)
 }
 
-// writeBuffers writes every leaf's active mask and values, in topology order
-// (LeafNode::writeBuffers).
-func (w *treeWriter[T]) writeBuffers(e *enc, t *vdbTree[T]) {
-	for _, u := range t.upper {
-		for _, l := range u.lower {
-			for _, leaf := range l.leaves {
-				e.mask(leaf.Active[:])
-				w.values(e, leaf.Values[:], leaf.Active[:], nil)
-			}
-		}
-	}
-}
-
 // value writes one full-size value: the root's background and tiles, and the
 // inactive values of mask compression, which stay full size (rounded through half)
 // even in half-float grids.
@@ -326,26 +382,27 @@ func (w *treeWriter[T]) payload(e *enc, vals []T) {
 	if w.half && len(vals) == 0 {
 		return
 	}
-	w.raw = appendValues(w.raw[:0], vals, w.half)
+	z := w.zip
+	z.raw = appendValues(z.raw[:0], vals, w.half)
 	if w.comp&ZIP == 0 {
-		e.bytes(w.raw)
+		e.bytes(z.raw)
 		return
 	}
-	w.zbuf.Reset()
-	if w.zw == nil {
-		w.zw = zlib.NewWriter(&w.zbuf)
+	z.zbuf.Reset()
+	if z.zw == nil {
+		z.zw = zlib.NewWriter(&z.zbuf)
 	} else {
-		w.zw.Reset(&w.zbuf)
+		z.zw.Reset(&z.zbuf)
 	}
-	w.zw.Write(w.raw) // writes to a bytes.Buffer cannot fail
-	w.zw.Close()
-	if w.zbuf.Len() < len(w.raw) {
-		e.i64(int64(w.zbuf.Len()))
-		e.bytes(w.zbuf.Bytes())
+	z.zw.Write(z.raw) // writes to a bytes.Buffer cannot fail
+	z.zw.Close()
+	if z.zbuf.Len() < len(z.raw) {
+		e.i64(int64(z.zbuf.Len()))
+		e.bytes(z.zbuf.Bytes())
 		return
 	}
-	e.i64(-int64(len(w.raw)))
-	e.bytes(w.raw)
+	e.i64(-int64(len(z.raw)))
+	e.bytes(z.raw)
 }
 
 func fill[T any](s []T, v T) {

@@ -110,6 +110,12 @@ func (t *triangle) at(v, w float64) geom.Vec3 {
 // closest returns the point of the triangle nearest to p.
 func (t *triangle) closest(p geom.Vec3) ClosestPoint {
 	f, v, w := t.region(p[0], p[1], p[2])
+	return t.closestAt(p, f, v, w)
+}
+
+// closestAt returns the point of the triangle nearest to p, given what region
+// returned for p.
+func (t *triangle) closestAt(p geom.Vec3, f Feature, v, w float64) ClosestPoint {
 	q := t.at(v, w)
 	bary := [3]float64{1 - v - w, v, w}
 	switch f { // exact corners, not 1 - 0 - 0 rounding elsewhere

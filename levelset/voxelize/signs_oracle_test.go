@@ -71,7 +71,6 @@ func (s signTally) String() string {
 // them when there are at most maxVoxels, else a fixed random sample of maxVoxels.
 // closed says whether every voxel is scored.
 func signTallyOf(m *geom.Mesh, c *Volumes, closed bool, maxVoxels int) signTally {
-	h := c.Surface.Transform.VoxelSize
 	var active []levelset.Coord
 	c.Surface.ForEachActive(func(co levelset.Coord, _ float32) { active = append(active, co) })
 	if len(active) > maxVoxels {
@@ -79,6 +78,13 @@ func signTallyOf(m *geom.Mesh, c *Volumes, closed bool, maxVoxels int) signTally
 		rng.Shuffle(len(active), func(i, j int) { active[i], active[j] = active[j], active[i] })
 		active = active[:maxVoxels]
 	}
+	return signTallyAt(m, c, closed, active)
+}
+
+// signTallyAt compares the sign of c's voxels at the given coordinates with the
+// exact reference (see signTallyOf).
+func signTallyAt(m *geom.Mesh, c *Volumes, closed bool, active []levelset.Coord) signTally {
+	h := c.Surface.Transform.VoxelSize
 	tris := make([]triangle, len(m.Triangles))
 	for t, tri := range m.Triangles {
 		tris[t] = newTriangle(m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]])

@@ -112,9 +112,8 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	}
 
 	v := newVoxelizer(m, opt)
-	v.bin()              // stage 1
-	v.closestTriangles() // stage 2
-	v.bandValues()       // stage 3
+	v.bin()        // stage 1
+	v.bandLeaves() // stages 2 and 3
 	if v.sign == SignWinding {
 		v.windingSides() // stage 3b
 	}

@@ -22,8 +22,11 @@ type voxelizer struct {
 	sign   SignMethod // resolved: SignPseudonormal or SignWinding
 	// rim bounds the slope of the winding number, for SignWinding; nil when the
 	// mesh has no rim.
-	rim    *rimSlope
-	inside []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
+	rim *rimSlope
+	// patches bound how far the winding number is from a whole number, for
+	// SignWinding; nil when the mesh has no rim.
+	patches *rimPatches
+	inside  []levelset.Coord // origins of the leaf-sized blocks inside the mesh below the band
 	// insideOut is set for a mesh of negative volume: its triangles wind clockwise
 	// seen from outside, so every inside test is turned around.
 	insideOut bool
@@ -34,21 +37,36 @@ type bandTriangle struct {
 	triangle
 	normal   geom.Vec3 // unit; zero for a flat triangle, which turns the plane test off
 	centroid geom.Vec3
+	boxLo    geom.Vec3      // the triangle's bounding box
+	boxHi    geom.Vec3      //
 	lo, hi   levelset.Coord // the voxels within the band radius of the triangle's bounding box
 }
 
 func newBandTriangle(a, b, c geom.Vec3) bandTriangle {
-	bt := bandTriangle{triangle: newTriangle(a, b, c), centroid: a.Add(b).Add(c).Scale(1.0 / 3)}
+	bt := bandTriangle{triangle: newTriangle(a, b, c), centroid: a.Add(b).Add(c).Scale(1.0 / 3),
+		boxLo: minVec(minVec(a, b), c), boxHi: maxVec(maxVec(a, b), c)}
 	if !bt.flat {
 		bt.normal = bt.ab.Cross(bt.ac).Unit()
 	}
 	return bt
 }
 
-// dist2 returns the squared distance from p to the triangle, given p's signed
-// distance to the triangle's plane, which is the answer in the face region.
-func (bt *bandTriangle) dist2(x, y, z, plane float64) float64 {
-	f, v, w := bt.region(x, y, z)
+// outside returns how far c is beyond the interval [lo, hi], squared (zero inside):
+// one axis's share of the squared distance to a box.
+func outside(c, lo, hi float64) float64 {
+	if c < lo {
+		return (lo - c) * (lo - c)
+	}
+	if c > hi {
+		return (c - hi) * (c - hi)
+	}
+	return 0
+}
+
+// dist2 returns the squared distance from p to the triangle, given its closest
+// point's region and coordinates (region) and p's signed distance to the
+// triangle's plane, which is the answer in the face region.
+func (bt *bandTriangle) dist2(x, y, z, plane float64, f Feature, v, w float64) float64 {
 	if f == FeatureFace {
 		return plane * plane
 	}
@@ -60,12 +78,11 @@ func (bt *bandTriangle) dist2(x, y, z, plane float64) float64 {
 
 // bandLeaf is one 8x8x8 block that the band reaches, and its results.
 type bandLeaf struct {
-	origin  levelset.Coord
-	tris    []int32                     // triangles whose band reaches the block
-	nearest *[levelset.LeafVoxels]int32 // the closest triangle of each band voxel, -1 beyond the band
-	inBand  bool                        // some voxel is within the band
-	// The results, allocated by the parallel stages: binning is sequential, and
-	// clearing 16 kB a leaf there would cost a tenth of the whole.
+	origin levelset.Coord
+	tris   []int32 // triangles whose band reaches the block
+	// The results, allocated by the parallel stages (nil for a block that holds no
+	// band voxel): binning is sequential, and clearing 16 kB a leaf there would
+	// cost a tenth of the whole.
 	phi      *levelset.Leaf[float32]        // stage 3 and 4
 	velocity *levelset.Leaf[levelset.Vec3f] // stage 3
 	normal   *levelset.Leaf[levelset.Vec3f] // stage 3, or the 26-neighbour sum
@@ -81,12 +98,24 @@ func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 			v.sign = SignPseudonormal
 		}
 	}
-	v.pn = NewPseudonormals(m, opt.Topology)
-	v.bvh = NewBVH(m)
-	v.insideOut = m.SignedVolume() < 0
-	if v.sign == SignWinding {
-		v.rim = newRimSlope(m, opt.Topology)
-	}
+	// The mesh's structures do not depend on each other: built at the same time.
+	parallel.For(opt.Threads, 4, func(_, part int) {
+		switch part {
+		case 0:
+			v.bvh = NewBVH(m)
+		case 1:
+			v.pn = NewPseudonormals(m, opt.Topology)
+			v.insideOut = m.SignedVolume() < 0
+		case 2:
+			if v.sign == SignWinding {
+				v.rim = newRimSlope(m, opt.Topology)
+			}
+		case 3:
+			if v.sign == SignWinding {
+				v.patches = newRimPatches(m, opt.Topology)
+			}
+		}
+	})
 	return v
 }
 
@@ -106,64 +135,118 @@ const (
 // bin is stage 1: every triangle goes into the list of each leaf that its bounding
 // box, grown by the band radius, overlaps. A voxel within the band of its closest
 // triangle is then certain to find that triangle in its own leaf's list.
+//
+// Both halves run in parallel: chunks of triangles find the leaves they reach, then
+// each worker gathers the leaves of its own share (by a hash of the origin), going
+// through the chunks in order, so that every leaf lists its triangles in index
+// order whoever gathers it.
 func (v *voxelizer) bin() {
 	m := v.mesh
 	v.tris = make([]bandTriangle, len(m.Triangles))
-	byOrigin := make(map[levelset.Coord]*bandLeaf)
-	for t, tri := range m.Triangles {
-		a, b, c := m.Positions[tri[0]], m.Positions[tri[1]], m.Positions[tri[2]]
-		bt := newBandTriangle(a, b, c)
-		lo, hi := a.Min(b).Min(c), a.Max(b).Max(c)
-		for k := range 3 {
-			bt.lo[k] = int32(math.Ceil((lo[k] - v.radius) / v.h))
-			bt.hi[k] = int32(math.Floor((hi[k] + v.radius) / v.h))
+	const chunk = 1024
+	reached := make([][]binEntry, (len(m.Triangles)+chunk-1)/chunk)
+	parallel.Ranges(v.opt.Threads, len(m.Triangles), chunk, func(_, lo, hi int) {
+		var entries []binEntry
+		for t := lo; t < hi; t++ {
+			entries = v.binTriangle(t, entries)
 		}
-		v.tris[t] = bt
-		first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
-		for x := first[0]; x <= last[0]; x += levelset.LeafDim {
-			for y := first[1]; y <= last[1]; y += levelset.LeafDim {
-				for z := first[2]; z <= last[2]; z += levelset.LeafDim {
-					o := levelset.Coord{x, y, z}
-					// A large slanted triangle's box holds many leaves far from its
-					// plane: skip those whose every voxel is beyond the band from it.
-					centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
-					if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
-						continue
-					}
-					l := byOrigin[o]
-					if l == nil {
-						l = &bandLeaf{origin: o}
-						byOrigin[o] = l
-					}
-					l.tris = append(l.tris, int32(t))
+		reached[lo/chunk] = entries
+	})
+	shares := make([][]*bandLeaf, v.opt.Threads)
+	parallel.For(v.opt.Threads, len(shares), func(_, share int) {
+		byOrigin := make(map[levelset.Coord]*bandLeaf)
+		for _, entries := range reached {
+			for _, e := range entries {
+				if binShare(e.origin, len(shares)) != share {
+					continue
 				}
+				l := byOrigin[e.origin]
+				if l == nil {
+					l = &bandLeaf{origin: e.origin}
+					byOrigin[e.origin] = l
+					shares[share] = append(shares[share], l)
+				}
+				l.tris = append(l.tris, e.tri)
 			}
 		}
-	}
-	v.leaves = make([]*bandLeaf, 0, len(byOrigin))
-	for _, l := range byOrigin {
-		v.leaves = append(v.leaves, l)
-	}
+	})
+	v.leaves = slices.Concat(shares...)
 	slices.SortFunc(v.leaves, func(a, b *bandLeaf) int { return levelset.CompareCoords(a.origin, b.origin) })
 }
 
-// closestTriangles is stage 2: in each leaf, the nearest of the leaf's triangles to
-// every voxel within the band radius; ties go to the lower triangle index. Leaves
-// left without band voxels are dropped.
-func (v *voxelizer) closestTriangles() {
-	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
-		v.scanLeaf(v.leaves[i])
-	})
-	v.leaves = slices.DeleteFunc(v.leaves, func(l *bandLeaf) bool { return !l.inBand })
+// binEntry is a leaf that a triangle's band reaches.
+type binEntry struct {
+	origin levelset.Coord
+	tri    int32
 }
 
-func (v *voxelizer) scanLeaf(l *bandLeaf) {
-	var best [levelset.LeafVoxels]float64
-	l.nearest = new([levelset.LeafVoxels]int32)
+// binTriangle prepares triangle t and appends the leaves its band reaches.
+func (v *voxelizer) binTriangle(t int, entries []binEntry) []binEntry {
+	tri := v.mesh.Triangles[t]
+	a, b, c := v.mesh.Positions[tri[0]], v.mesh.Positions[tri[1]], v.mesh.Positions[tri[2]]
+	bt := newBandTriangle(a, b, c)
+	for k := range 3 {
+		bt.lo[k] = int32(math.Ceil((bt.boxLo[k] - v.radius) / v.h))
+		bt.hi[k] = int32(math.Floor((bt.boxHi[k] + v.radius) / v.h))
+	}
+	v.tris[t] = bt
+	first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
+	for x := first[0]; x <= last[0]; x += levelset.LeafDim {
+		for y := first[1]; y <= last[1]; y += levelset.LeafDim {
+			for z := first[2]; z <= last[2]; z += levelset.LeafDim {
+				o := levelset.Coord{x, y, z}
+				// A large slanted triangle's box holds many leaves far from its
+				// plane: skip those whose every voxel is beyond the band from it.
+				centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
+				if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
+					continue
+				}
+				entries = append(entries, binEntry{o, int32(t)})
+			}
+		}
+	}
+	return entries
+}
+
+// binShare returns which of n workers gathers the leaf at origin.
+func binShare(origin levelset.Coord, n int) int {
+	h := uint32(origin[0])*73856093 ^ uint32(origin[1])*19349663 ^ uint32(origin[2])*83492791
+	return int(h % uint32(n))
+}
+
+// bandLeaves is stages 2 and 3, leaf by leaf in parallel: the closest triangle of
+// every voxel within the band radius (scanLeaf), then the band values from it
+// (leafValues). Leaves left without band voxels are dropped.
+func (v *voxelizer) bandLeaves() {
+	scratch := make([]leafScan, v.opt.Threads)
+	parallel.For(v.opt.Threads, len(v.leaves), func(worker, i int) {
+		l, scan := v.leaves[i], &scratch[worker]
+		if v.scanLeaf(l, scan) {
+			v.leafValues(l, scan)
+		}
+	})
+	v.leaves = slices.DeleteFunc(v.leaves, func(l *bandLeaf) bool { return l.phi == nil })
+}
+
+// leafScan is one worker's scratch for a leaf: per voxel, the closest triangle
+// found so far (-1 when none is within the band), its squared distance, and where
+// on the triangle the closest point is (the Voronoi region and a + v ab + w ac), so
+// that stage 3 does not search for it again.
+type leafScan struct {
+	best    [levelset.LeafVoxels]float64
+	nearest [levelset.LeafVoxels]int32
+	feature [levelset.LeafVoxels]Feature
+	v, w    [levelset.LeafVoxels]float64
+}
+
+// scanLeaf is stage 2 for leaf l: the nearest of the leaf's triangles to every
+// voxel within the band radius; ties go to the lower triangle index. It reports
+// whether any voxel is within the band.
+func (v *voxelizer) scanLeaf(l *bandLeaf, scan *leafScan) bool {
 	r2 := math.Nextafter(v.radius*v.radius, math.Inf(1)) // |phi| <= radius is in the band
-	for i := range best {
-		best[i] = r2
-		l.nearest[i] = -1
+	for i := range scan.best {
+		scan.best[i] = r2
+		scan.nearest[i] = -1
 	}
 	// Nearest triangles first: the sooner a voxel's best distance shrinks, the more
 	// triangles the plane test below rejects without a distance computation.
@@ -185,8 +268,15 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 		n, planeOffset := bt.normal, bt.normal.Dot(bt.a)
 		for i := lo[0]; i <= hi[0]; i++ {
 			x := v.h * float64(i)
+			dx2 := outside(x, bt.boxLo[0], bt.boxHi[0])
 			for j := lo[1]; j <= hi[1]; j++ {
 				y := v.h * float64(j)
+				// The distance to the triangle's box is a lower bound of the distance
+				// to the triangle: this column's share of it, and the rest in z below.
+				dxy2 := dx2 + outside(y, bt.boxLo[1], bt.boxHi[1])
+				if dxy2 > r2 {
+					continue
+				}
 				// The voxels of this column within slab of the plane: |c0 + n_z z| <= slab.
 				c0 := n[0]*x + n[1]*y - planeOffset
 				k0, k1 := lo[2], hi[2]
@@ -202,25 +292,27 @@ func (v *voxelizer) scanLeaf(l *bandLeaf) {
 				}
 				column := levelset.LeafOffset(levelset.Coord{i, j, l.origin[2]}) - int(l.origin[2])
 				for k := k0; k <= k1; k++ {
-					// The distance to the plane is a lower bound of the distance to
-					// the triangle: a triangle farther than that from the best so far
-					// cannot win.
+					// The distances to the plane and to the triangle's box are lower
+					// bounds of the distance to the triangle: a triangle farther
+					// than that from the best so far cannot win.
 					z := v.h * float64(k)
 					o := column + int(k)
 					plane := c0 + n[2]*z
-					if plane*plane > best[o] {
+					if best := scan.best[o]; plane*plane > best || dxy2+outside(z, bt.boxLo[2], bt.boxHi[2]) > best {
 						continue
 					}
-					d2 := bt.dist2(x, y, z, plane)
-					if d2 < best[o] || d2 == best[o] && t < l.nearest[o] {
-						best[o], l.nearest[o] = d2, t
+					f, vv, ww := bt.region(x, y, z)
+					d2 := bt.dist2(x, y, z, plane, f, vv, ww)
+					if d2 < scan.best[o] || d2 == scan.best[o] && t < scan.nearest[o] {
+						scan.best[o], scan.nearest[o] = d2, t
+						scan.feature[o], scan.v[o], scan.w[o] = f, vv, ww
 					}
 				}
 			}
 		}
 	}
 	l.tris = nil // no longer needed
-	l.inBand = slices.ContainsFunc(l.nearest[:], func(t int32) bool { return t >= 0 })
+	return slices.ContainsFunc(scan.nearest[:], func(t int32) bool { return t >= 0 })
 }
 
 func cmpFloat(a, b float64) int {
@@ -237,51 +329,48 @@ func minCoord(a, b levelset.Coord) levelset.Coord {
 	return levelset.Coord{min(a[0], b[0]), min(a[1], b[1]), min(a[2], b[2])}
 }
 
-// bandValues is stage 3: each band voxel's closest point gives its distance, its
-// barycentric velocity and its gradient normal. The side comes from the closest
-// feature's pseudonormal; with winding numbers, windingSides corrects it next.
-func (v *voxelizer) bandValues() {
-	parallel.For(v.opt.Threads, len(v.leaves), func(_, i int) {
-		l := v.leaves[i]
-		l.phi, l.velocity, l.normal = &levelset.Leaf[float32]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}
-		for o, t := range l.nearest {
-			if t < 0 {
-				continue
-			}
-			p := v.voxelCentre(levelset.LeafCoord(l.origin, o))
-			tri := v.mesh.Triangles[t]
-			cp := v.tris[t].closest(p)
-			inside := v.pn.Inside(p, t, cp) != v.insideOut
-			// The normal is the gradient of the signed distance, (p - cp)/phi, or on
-			// the surface, where that direction is noise, the feature's pseudonormal.
-			d := math.Sqrt(cp.Dist2)
-			if inside {
-				d = -d
-			}
-			var normal levelset.Vec3f
-			if cp.Dist2 > 1e-12*v.h*v.h {
-				for k := range 3 {
-					normal[k] = float32((p[k] - cp.Point[k]) / d)
-				}
-			} else {
-				normal = levelset.Vec3fOf(v.pn.At(t, cp.Feature).Scale(v.orientation()).Unit())
-			}
-			var vel geom.Vec3
-			if vs := v.mesh.Velocities; vs != nil {
-				va, vb, vc := &vs[tri[0]], &vs[tri[1]], &vs[tri[2]]
-				for k := range 3 {
-					vel[k] = cp.Bary[0]*va[k] + cp.Bary[1]*vb[k] + cp.Bary[2]*vc[k]
-				}
-			}
-			l.phi.Values[o] = float32(d)
-			l.phi.Active.Set(o, true)
-			l.velocity.Values[o] = levelset.Vec3fOf(vel)
-			l.velocity.Active.Set(o, true)
-			l.normal.Values[o] = normal
-			l.normal.Active.Set(o, true)
+// leafValues is stage 3 for leaf l: each band voxel's closest point gives its
+// distance, its barycentric velocity and its gradient normal. The side comes from
+// the closest feature's pseudonormal; with winding numbers, windingSides corrects
+// it next.
+func (v *voxelizer) leafValues(l *bandLeaf, scan *leafScan) {
+	l.phi, l.velocity, l.normal = &levelset.Leaf[float32]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}, &levelset.Leaf[levelset.Vec3f]{Origin: l.origin}
+	var band levelset.Mask512
+	for o, t := range scan.nearest {
+		if t < 0 {
+			continue
 		}
-		l.nearest = nil
-	})
+		band.Set(o, true)
+		p := v.voxelCentre(levelset.LeafCoord(l.origin, o))
+		tri := v.mesh.Triangles[t]
+		cp := v.tris[t].closestAt(p, scan.feature[o], scan.v[o], scan.w[o])
+		inside := v.pn.Inside(p, t, cp) != v.insideOut
+		// The normal is the gradient of the signed distance, (p - cp)/phi, or on
+		// the surface, where that direction is noise, the feature's pseudonormal.
+		d := math.Sqrt(cp.Dist2)
+		if inside {
+			d = -d
+		}
+		var normal levelset.Vec3f
+		if cp.Dist2 > 1e-12*v.h*v.h {
+			for k := range 3 {
+				normal[k] = float32((p[k] - cp.Point[k]) / d)
+			}
+		} else {
+			normal = levelset.Vec3fOf(v.pn.At(t, cp.Feature).Scale(v.orientation()).Unit())
+		}
+		var vel geom.Vec3
+		if vs := v.mesh.Velocities; vs != nil {
+			va, vb, vc := &vs[tri[0]], &vs[tri[1]], &vs[tri[2]]
+			for k := range 3 {
+				vel[k] = cp.Bary[0]*va[k] + cp.Bary[1]*vb[k] + cp.Bary[2]*vc[k]
+			}
+		}
+		l.phi.Values[o] = float32(d)
+		l.velocity.Values[o] = levelset.Vec3fOf(vel)
+		l.normal.Values[o] = normal
+	}
+	l.phi.Active, l.velocity.Active, l.normal.Active = band, band, band
 }
 
 // insideFar tells the side of a point p beyond the band.

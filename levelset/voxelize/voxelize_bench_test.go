@@ -27,6 +27,21 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 	}
 }
 
+// BenchmarkVoxelizeSpotHoles is the winding-number path on many small holes: spot
+// without every 50th triangle (117 one-triangle holes, as bench/openvdb_voxelize
+// times it), on 128^3 and 256^3 bounding grids, band 3, on 1 thread.
+func BenchmarkVoxelizeSpotHoles(b *testing.B) {
+	m := withoutEvery(loadSpot(b), 50)
+	smoothVelocities(m)
+	lo, hi := m.Bounds()
+	span := hi.Sub(lo)
+	for _, res := range []int{128, 256} {
+		b.Run(fmt.Sprintf("res=%d", res), func(b *testing.B) {
+			benchmarkVoxelize(b, m, Options{VoxelSize: max(span[0], span[1], span[2]) / float64(res), HalfWidth: 3, Threads: 1})
+		})
+	}
+}
+
 // BenchmarkVoxelizeOpenMesh is the winding-number path: a 9,000-triangle sphere
 // with a hole on a 128^3 bounding grid, band 3, on 2 threads.
 func BenchmarkVoxelizeOpenMesh(b *testing.B) {

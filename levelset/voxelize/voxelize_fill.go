@@ -64,8 +64,9 @@ func floodWithin(seed levelset.Mask512, allowed *levelset.Mask512) levelset.Mask
 
 // fillInside is stage 5: among the leaf-sized blocks within the mesh's bounds that
 // hold no band voxel, it finds those inside. A closed mesh needs one test per
-// face-connected region of such blocks; winding numbers are tested block by block,
-// since they may cross 1/2 through a hole without meeting the surface.
+// face-connected region of such blocks; winding numbers may cross 1/2 through a
+// hole without meeting the surface, so they need one per region only away from
+// the holes, and one per block near them.
 func (v *voxelizer) fillInside() {
 	lo, hi := v.mesh.Bounds()
 	b := newLeafBlocks(lo, hi, v.h)
@@ -78,27 +79,36 @@ func (v *voxelizer) fillInside() {
 	centre := func(i int) geom.Vec3 {
 		return v.voxelCentre(b.origin(i).Add(levelset.Coord{levelset.LeafDim / 2, levelset.LeafDim / 2, levelset.LeafDim / 2}))
 	}
-	if v.sign == SignWinding {
+	// Each face-connected region of blocks that flood may cross takes the side of
+	// its first block: all of them for pseudonormals, and for winding numbers those
+	// whose whole cube P keeps on the side of W (see rimPatches), which no path
+	// between them changes. The other blocks are tested one by one.
+	var flood []bool // nil: every block
+	if v.sign == SignWinding && v.rim != nil {
+		flood = make([]bool, len(state))
+		reach := (leafHalf + 0.5) * sqrt3 * v.h // the cube's corners
 		parallel.For(v.opt.Threads, len(state), func(_, i int) {
-			if state[i] == blockUnknown {
-				state[i] = blockOutside
-				if v.insideFar(centre(i)) {
-					state[i] = blockInside
-				}
-			}
+			flood[i] = state[i] == blockUnknown && v.patches.bound(centre(i), reach, patchLimit) <= patchLimit
 		})
-	} else {
-		for i := range state {
-			if state[i] != blockUnknown {
-				continue
-			}
-			side := uint8(blockOutside)
-			if v.insideFar(centre(i)) {
-				side = blockInside
-			}
-			b.flood(state, i, side)
-		}
 	}
+	for i := range state {
+		if state[i] != blockUnknown || flood != nil && !flood[i] {
+			continue
+		}
+		side := uint8(blockOutside)
+		if v.insideFar(centre(i)) {
+			side = blockInside
+		}
+		b.flood(state, i, side, flood)
+	}
+	parallel.For(v.opt.Threads, len(state), func(_, i int) {
+		if state[i] == blockUnknown {
+			state[i] = blockOutside
+			if v.insideFar(centre(i)) {
+				state[i] = blockInside
+			}
+		}
+	})
 	for i, s := range state {
 		if s == blockInside {
 			v.inside = append(v.inside, b.origin(i))
@@ -145,8 +155,9 @@ func (b *leafBlocks) within(c levelset.Coord) bool {
 }
 
 // flood gives side to block i and to every unknown block face-connected to it
-// through unknown blocks: the band separates inside from outside.
-func (b *leafBlocks) flood(state []uint8, i int, side uint8) {
+// through unknown blocks that allowed admits (nil: all): the band separates inside
+// from outside.
+func (b *leafBlocks) flood(state []uint8, i int, side uint8, allowed []bool) {
 	state[i] = side
 	queue := []int{i}
 	for len(queue) > 0 {
@@ -160,7 +171,7 @@ func (b *leafBlocks) flood(state []uint8, i int, side uint8) {
 				if !b.within(n) {
 					continue
 				}
-				if k := b.index(n); state[k] == blockUnknown {
+				if k := b.index(n); state[k] == blockUnknown && (allowed == nil || allowed[k]) {
 					state[k] = side
 					queue = append(queue, k)
 				}
@@ -179,11 +190,19 @@ func (v *voxelizer) collider() *Volumes {
 		Sign:      v.sign,
 		InsideOut: v.insideOut,
 	}
-	for _, l := range v.leaves {
-		c.Surface.AddLeaf(l.phi)
-		c.Velocity.AddLeaf(l.velocity)
-		c.Normal.AddLeaf(l.normal)
-	}
+	// The three grids fill their maps at the same time.
+	parallel.For(v.opt.Threads, 3, func(_, grid int) {
+		for _, l := range v.leaves {
+			switch grid {
+			case 0:
+				c.Surface.AddLeaf(l.phi)
+			case 1:
+				c.Velocity.AddLeaf(l.velocity)
+			default:
+				c.Normal.AddLeaf(l.normal)
+			}
+		}
+	})
 	for _, o := range v.inside {
 		c.Surface.AddTile(levelset.Tile[float32]{Origin: o, Log2: levelset.LeafLog2, Value: -float32(v.radius)})
 	}

@@ -38,6 +38,13 @@ import (
 // a step to spare, or of one linked to it through a point a voxel away from the
 // surface (sideThroughStep), or is evaluated itself; one on the surface keeps its
 // feature's side, which does not matter there.
+//
+// Two certificates bound how far an evaluation reaches: the slope of w (rimSlope),
+// and, stronger near small holes, how far w is from a whole number W that only the
+// mesh can change (rimPatches): where that bound holds around a voxel, one
+// evaluation decides all such voxels of its group. A leaf near a few small holes
+// is decided whole from W and the exact winding number of the holes' patches
+// (decideNearHoles, voxelize_winding_holes.go).
 
 // surfaceTolerance is the distance, in voxels, within which a voxel is on the
 // surface: its phi stores as at most 1e-6 h, so its side does not matter, and the
@@ -65,6 +72,10 @@ type leafSides struct {
 	// steps to spare (settledFace, one): a voxel linked to one among its 26
 	// neighbours (its 6 face neighbours) is on the same side.
 	settled, settledFace levelset.Mask512
+	// decided are the voxels the first pass decided: the far ones, or all of them
+	// near small holes (decideNearHoles).
+	decided levelset.Mask512
+	holes   *holeSides // W near small holes (decideNearHoles), or nil
 }
 
 // windingSides is stage 3b: the groups of far voxels in every leaf, then the near
@@ -91,7 +102,18 @@ func (v *voxelizer) decideGroups(l *bandLeaf) {
 			s.far.Set(o, true)
 		}
 	})
+	var lp leafPatches
+	if v.patches != nil {
+		middle := v.voxelCentre(l.origin).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
+		lp = v.patches.around(middle, (leafHalfDiagonal+2)*v.h, patchLimit)
+		if lp.ok && lp.count > 0 && v.patches.fanCount(&lp) <= maxNearFans {
+			v.decideNearHoles(l, &lp)
+			return
+		}
+	}
+	s.decided = s.far
 	leafSlope := -1.0 // computed when first needed
+	patched := v.patchCertified(l, &lp, &s.far)
 	rest := s.far
 	for o := rest.First(); o >= 0; o = rest.First() {
 		var seed levelset.Mask512
@@ -101,8 +123,19 @@ func (v *voxelizer) decideGroups(l *bandLeaf) {
 		for undecided := group; !undecided.IsEmpty(); {
 			first := farthest(l, &undecided)
 			w := v.winding(v.voxelCentre(levelset.LeafCoord(l.origin, first)))
-			steps := v.certifiedSteps(l, first, w, &leafSlope)
-			decided, spare1, spare2 := growWithin(first, &group, steps)
+			var decided, spare1, spare2 levelset.Mask512
+			if patched.IsOn(first) {
+				// W, the whole number nearest to w, holds at every patched voxel
+				// that face steps through patched voxels reach.
+				region := group.And(&patched)
+				var seed levelset.Mask512
+				seed.Set(first, true)
+				decided = floodWithin(seed, &region)
+				spare1, spare2 = decided, decided
+			} else {
+				steps := v.certifiedSteps(l, first, w, &leafSlope)
+				decided, spare1, spare2 = growWithin(first, &group, steps)
+			}
 			decided = decided.And(&undecided)
 			undecided = undecided.AndNot(&decided)
 			s.settledFace = s.settledFace.Or(&spare1)
@@ -110,6 +143,33 @@ func (v *voxelizer) decideGroups(l *bandLeaf) {
 			decided.ForEachOn(func(o int) { setSide(l, o, w >= 0.5) })
 		}
 	}
+}
+
+// patchLimit is the most that P (see rimPatches) may be for its certificate: with
+// windingTolerance, it keeps an evaluated winding number nearer to W than to any
+// other whole number, and every point where P holds on W's side of 1/2.
+const patchLimit = 0.5 - 5*windingTolerance
+
+// patchCertified returns the voxels p of mask m in leaf l where P <= patchLimit
+// over the ball of radius 2 h around p (see rimPatches; lp is for the leaf's ball
+// grown by 2 h). The face step from p to a neighbour, the diagonal step to a near
+// voxel and sideThroughStep's path stay in that ball, so W cannot change along
+// them, and all the patched voxels that one evaluation reaches through patched
+// voxels of its group are settled with it.
+func (v *voxelizer) patchCertified(l *bandLeaf, lp *leafPatches, m *levelset.Mask512) levelset.Mask512 {
+	var patched levelset.Mask512
+	if !lp.ok {
+		return patched
+	}
+	if lp.count == 0 {
+		return *m // P <= patchLimit/2 over the whole ball
+	}
+	m.ForEachOn(func(o int) {
+		if lp.bound(v.patches, v.voxelCentre(levelset.LeafCoord(l.origin, o)), 2*v.h) <= patchLimit {
+			patched.Set(o, true)
+		}
+	})
+	return patched
 }
 
 // certifiedSteps returns how many face steps from voxel o of leaf l, where the
@@ -187,7 +247,7 @@ func growWithin(o int, allowed *levelset.Mask512, steps int) (ball, spare1, spar
 // leaf), or of one reached through a point off the lattice (sideThroughStep), or is
 // evaluated; on the surface, it keeps its closest feature's side.
 func (v *voxelizer) decideNearVoxels(l *bandLeaf) {
-	near := l.phi.Active.AndNot(&l.sides.far)
+	near := l.phi.Active.AndNot(&l.sides.decided)
 	if near.IsEmpty() {
 		return
 	}
@@ -195,6 +255,12 @@ func (v *voxelizer) decideNearVoxels(l *bandLeaf) {
 	near.ForEachOn(func(o int) {
 		c := levelset.LeafCoord(l.origin, o)
 		d := distance(l, o)
+		if l.sides.holes != nil {
+			if inside, ok := v.sideFromWhole(l, o, &around); ok {
+				setSide(l, o, inside)
+				return
+			}
+		}
 		for i, step := range neighbours26 {
 			nl, q := around.voxel(c.Add(step))
 			if nl == nil {

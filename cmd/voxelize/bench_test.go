@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"snowtools/cmd/internal/meshfile"
+	"snowtools/formats/obj"
+	"snowtools/levelset/geom"
+	"snowtools/levelset/sharedtest"
+)
+
+// BenchmarkVoxelizeFile times the tool end to end, as bench/openvdb_voxelize/run.sh
+// times it against OpenVDB: read a two-frame OBJ sequence (spot, and spot turned by
+// 0.02 radians about y and moved 5 mm, for velocities), voxelize the first frame at
+// 128 and 256 voxels across with band 3, and write the three grids, on 1 and 2
+// threads. "open" removes every 50th triangle of both frames (117 holes), which
+// takes the winding-number path. Run with -benchtime 3x or so: a run is a second.
+func BenchmarkVoxelizeFile(b *testing.B) {
+	spot, err := meshfile.Read(sharedtest.Asset(b, "spot_triangulated.obj"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for _, mesh := range []struct {
+		name string
+		m    *geom.Mesh
+	}{{"closed", spot}, {"open", withoutEvery(spot, 50)}} {
+		writeTwoFrames(b, filepath.Join(dir, mesh.name), mesh.m)
+		lo, hi := mesh.m.Bounds()
+		span := hi.Sub(lo)
+		for _, res := range []int{128, 256} {
+			h := max(span[0], span[1], span[2]) / float64(res)
+			for _, threads := range []int{1, 2} {
+				b.Run(fmt.Sprintf("%s/res=%d/threads=%d", mesh.name, res, threads), func(b *testing.B) {
+					args := []string{"-voxel", fmt.Sprint(h), "-band", "3", "-frames", "1-1", "-threads", fmt.Sprint(threads),
+						"-o", filepath.Join(dir, "out.vdb"), filepath.Join(dir, mesh.name+".0001.obj")}
+					for b.Loop() {
+						if code := run(args, io.Discard); code != 0 {
+							b.Fatalf("exit %d", code)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// withoutEvery returns m without its triangles n-1, 2n-1, ...: n = 50 leaves spot
+// 117 one-triangle holes.
+func withoutEvery(m *geom.Mesh, n int) *geom.Mesh {
+	open := &geom.Mesh{Positions: m.Positions}
+	for t, tri := range m.Triangles {
+		if (t+1)%n != 0 {
+			open.Triangles = append(open.Triangles, tri)
+		}
+	}
+	return open
+}
+
+// writeTwoFrames writes base.0001.obj (m) and base.0002.obj (m turned by 0.02
+// radians about y and moved 5 mm along x).
+func writeTwoFrames(b *testing.B, base string, m *geom.Mesh) {
+	moved := &geom.Mesh{Positions: make([]geom.Vec3, len(m.Positions)), Triangles: m.Triangles}
+	c, s := math.Cos(0.02), math.Sin(0.02)
+	for i, p := range m.Positions {
+		moved.Positions[i] = geom.Vec3{p[0]*c + p[2]*s + 0.005, p[1], -p[0]*s + p[2]*c}
+	}
+	for i, frame := range []*geom.Mesh{m, moved} {
+		f, err := os.Create(fmt.Sprintf("%s.%04d.obj", base, i+1))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := obj.Write(f, frame); err != nil {
+			b.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
