@@ -229,7 +229,8 @@ def check_frames(scene, slab, cache_dir, scale):
         vlo, vhi = (b * scale for b in world_bounds(probe, dg))
         say("surface", n, len(surface.data.vertices), "%.4g" % np.abs(np.concatenate([slo - plo, shi - phi])).max())
         say("volume", n, vev.grids.frame, os.path.basename(vev.grids.frame_filepath) or "none",
-            "%.4g" % np.abs(np.concatenate([vlo - plo, vhi - phi])).max(), len(vev.grids))
+            "%.4g" % np.abs(np.concatenate([vlo - plo, vhi - phi])).max(), len(vev.grids),
+            len(probe.evaluated_get(dg).data.vertices))
         slab_top = world_bounds(slab, dg)[1][2] * scale
         say("above", n, "%.4g" % (plo[2] - slab_top), "%.4g" % (phi[2] - slab_top))
     # At the first frame the particles fill the cube where Blender shows it.

@@ -175,12 +175,12 @@ func checkAddonRun(t *testing.T, lines []string) {
 	// The volume: file n at frame n, and its density (meshed at half of 400 kg/m^3 in
 	// Blender) within h of the points' bounds (measured 0.029 m; turned the wrong way
 	// it would be ~0.4 m off).
-	for n, f := range r.frames(t, "volume", 4) {
+	for n, f := range r.frames(t, "volume", 5) {
 		if f[0] != strconv.Itoa(n) || f[1] != fmt.Sprintf("snow.%04d.vdb", n) {
 			t.Errorf("frame %d: the Volume shows sequence frame %s, file %s", n, f[0], f[1])
 		}
 		if d := num(t, f[2]); !(d <= addonH) {
-			t.Errorf("frame %d: the volume's density is %g m from the points' bounds (want <= %g)", n, d, addonH)
+			t.Errorf("frame %d: the volume's density is %g m from the points' bounds (want <= %g; its mesh at 200 kg/m^3 has %s vertices)", n, d, addonH, f[4])
 		}
 		if f[3] == "0" {
 			t.Errorf("frame %d: Blender loaded no grid from the VDB", n)
