@@ -18,15 +18,12 @@ type Topology struct {
 	BoundaryEdges, NonManifoldEdges int
 }
 
-// NewTopology finds the neighbours of every triangle. It sorts the directed edges,
-// so it costs O(n log n) and no hashing.
+// NewTopology finds the neighbours of every triangle. It brings the directed edges
+// of each undirected edge together, without hashing, and sets Across from each
+// group: a counting sort by lower vertex (linear time; the sort of the whole list,
+// O(n log n), serves indices that are negative or beyond one per directed edge),
+// then each vertex's few edges in order of upper vertex.
 func NewTopology(triangles [][3]int32) *Topology {
-	type halfEdge struct {
-		lo, hi  int32 // the edge's vertices, lo < hi
-		forward bool  // the triangle runs lo -> hi
-		tri     int32
-		slot    uint8 // 0, 1, 2: edge ab, bc, ca
-	}
 	edges := make([]halfEdge, 0, 3*len(triangles))
 	for t, tri := range triangles {
 		for e := range 3 {
@@ -34,12 +31,11 @@ func NewTopology(triangles [][3]int32) *Topology {
 			edges = append(edges, halfEdge{lo: min(a, b), hi: max(a, b), forward: a < b, tri: int32(t), slot: uint8(e)})
 		}
 	}
-	slices.SortFunc(edges, func(x, y halfEdge) int {
-		if x.lo != y.lo {
-			return int(x.lo - y.lo)
-		}
-		return int(x.hi - y.hi)
-	})
+	if sorted, ok := sortByLowerVertex(edges); ok {
+		edges = sorted
+	} else {
+		slices.SortFunc(edges, compareHalfEdges)
+	}
 	topo := &Topology{Across: make([][3]int32, len(triangles))}
 	for i := range topo.Across {
 		topo.Across[i] = [3]int32{-1, -1, -1}
@@ -63,4 +59,60 @@ func NewTopology(triangles [][3]int32) *Topology {
 	}
 	topo.Closed = topo.BoundaryEdges == 0 && topo.NonManifoldEdges == 0 && len(triangles) > 0
 	return topo
+}
+
+// halfEdge is edge slot (0, 1, 2: ab, bc, ca) of triangle tri, between vertices
+// lo < hi; forward when the triangle runs lo -> hi.
+type halfEdge struct {
+	lo, hi  int32
+	forward bool
+	tri     int32
+	slot    uint8
+}
+
+func compareHalfEdges(x, y halfEdge) int {
+	if x.lo != y.lo {
+		return int(x.lo - y.lo)
+	}
+	return int(x.hi - y.hi)
+}
+
+// sortByLowerVertex returns edges ordered by (lo, hi) as compareHalfEdges orders
+// them, in linear time on a mesh's few edges per vertex: a counting sort by lo,
+// then each vertex's edges sorted by hi. It reports false when a vertex index is
+// negative or not below len(edges), which would size its counts.
+func sortByLowerVertex(edges []halfEdge) ([]halfEdge, bool) {
+	vertices := 0
+	for _, e := range edges {
+		if e.lo < 0 || int(e.hi) >= len(edges) {
+			return nil, false
+		}
+		vertices = max(vertices, int(e.hi)+1)
+	}
+	start := make([]int32, vertices+1) // start[v+1] counts, then start[v] is v's first slot
+	for _, e := range edges {
+		start[e.lo+1]++
+	}
+	for v := range vertices {
+		start[v+1] += start[v]
+	}
+	sorted := make([]halfEdge, len(edges))
+	next := slices.Clone(start[:vertices])
+	for _, e := range edges {
+		sorted[next[e.lo]] = e
+		next[e.lo]++
+	}
+	for v := range vertices {
+		group := sorted[start[v]:start[v+1]]
+		if len(group) > 16 { // the centre of a fan: a sort, not quadratic
+			slices.SortFunc(group, compareHalfEdges)
+			continue
+		}
+		for i := 1; i < len(group); i++ {
+			for j := i; j > 0 && group[j].hi < group[j-1].hi; j-- {
+				group[j], group[j-1] = group[j-1], group[j]
+			}
+		}
+	}
+	return sorted, true
 }

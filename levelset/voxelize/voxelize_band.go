@@ -208,10 +208,13 @@ func (v *voxelizer) binTriangle(t int, entries []binEntry) []binEntry {
 	return entries
 }
 
-// binShare returns which of n workers gathers the leaf at origin.
+// binShare returns which of n workers gathers the leaf at origin: the high bits of
+// a multiplicative hash, since the low bits of origins, multiples of 8, are all zero
+// (a hash of those bits modulo 2 or 4 sent every leaf to one worker).
 func binShare(origin levelset.Coord, n int) int {
-	h := uint32(origin[0])*73856093 ^ uint32(origin[1])*19349663 ^ uint32(origin[2])*83492791
-	return int(h % uint32(n))
+	h := uint64(uint32(origin[0]))*0x9E3779B97F4A7C15 ^ uint64(uint32(origin[1]))*0xC2B2AE3D27D4EB4F ^
+		uint64(uint32(origin[2]))*0x165667B19E3779F9
+	return int((h >> 32) % uint64(n))
 }
 
 // bandLeaves is stages 2 and 3, leaf by leaf in parallel: the closest triangle of

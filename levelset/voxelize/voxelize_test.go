@@ -216,3 +216,26 @@ func TestVoxelizeInsideOutMesh(t *testing.T) {
 		}
 	}
 }
+
+// TestBinShareBalance checks that the workers of stage 1 gather equal shares of the
+// leaves: leaf origins are multiples of 8, and a hash whose low bits stayed zero
+// once gave every leaf to one of 2 or 4 workers.
+func TestBinShareBalance(t *testing.T) {
+	for _, n := range []int{2, 3, 4, 8} {
+		counts := make([]int, n)
+		total := 0
+		for x := int32(-96); x < 96; x += levelset.LeafDim {
+			for y := int32(-96); y < 96; y += levelset.LeafDim {
+				for z := int32(-96); z < 96; z += levelset.LeafDim {
+					counts[binShare(levelset.Coord{x, y, z}, n)]++
+					total++
+				}
+			}
+		}
+		for share, c := range counts {
+			if f := float64(c) * float64(n) / float64(total); f < 0.8 || f > 1.2 {
+				t.Errorf("%d workers: worker %d gathers %d of %d leaves (%.2f of an equal share)", n, share, c, total, f)
+			}
+		}
+	}
+}
