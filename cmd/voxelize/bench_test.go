@@ -29,7 +29,7 @@ func BenchmarkVoxelizeFile(b *testing.B) {
 	for _, mesh := range []struct {
 		name string
 		m    *geom.Mesh
-	}{{"closed", spot}, {"open", withoutEvery(spot, 50)}} {
+	}{{"closed", spot}, {"open", spot.WithoutEvery(50)}} {
 		writeTwoFrames(b, filepath.Join(dir, mesh.name), mesh.m)
 		lo, hi := mesh.m.Bounds()
 		span := hi.Sub(lo)
@@ -48,18 +48,6 @@ func BenchmarkVoxelizeFile(b *testing.B) {
 			}
 		}
 	}
-}
-
-// withoutEvery returns m without its triangles n-1, 2n-1, ...: n = 50 leaves spot
-// 117 one-triangle holes.
-func withoutEvery(m *geom.Mesh, n int) *geom.Mesh {
-	open := &geom.Mesh{Positions: m.Positions}
-	for t, tri := range m.Triangles {
-		if (t+1)%n != 0 {
-			open.Triangles = append(open.Triangles, tri)
-		}
-	}
-	return open
 }
 
 // writeTwoFrames writes base.0001.obj (m) and base.0002.obj (m turned by 0.02

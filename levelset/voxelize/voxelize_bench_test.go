@@ -31,7 +31,7 @@ func BenchmarkVoxelizeSpot(b *testing.B) {
 // without every 50th triangle (117 one-triangle holes, as bench/openvdb_voxelize
 // times it), on 128^3 and 256^3 bounding grids, band 3, on 1 thread.
 func BenchmarkVoxelizeSpotHoles(b *testing.B) {
-	m := withoutEvery(loadSpot(b), 50)
+	m := loadSpot(b).WithoutEvery(50)
 	smoothVelocities(m)
 	lo, hi := m.Bounds()
 	span := hi.Sub(lo)

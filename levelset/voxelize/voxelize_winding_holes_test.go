@@ -23,7 +23,7 @@ func TestFansCloseTheRim(t *testing.T) {
 		m    *geom.Mesh
 	}{
 		{"sphere with a hole", geom.OpenSphereMesh(geom.Vec3{0.1, 0, 0}, 1, 16, 32, 4)},
-		{"spot without every 50th triangle", withoutEvery(loadSpot(t), 50)},
+		{"spot without every 50th triangle", loadSpot(t).WithoutEvery(50)},
 		{"pot", pot(24)},
 		{"box with a triangle turned over", flipped},
 		{"soup of 40 triangles", randomSoup(rng, 40)},
@@ -69,7 +69,7 @@ func TestSignsNearSmallHoles(t *testing.T) {
 		samples, resolutions = 400, resolutions[:1]
 	}
 	spot := loadSpot(t)
-	m := withoutEvery(spot, 50)
+	m := spot.WithoutEvery(50)
 	var removed []triangle
 	for i, tri := range spot.Triangles {
 		if (i+1)%50 == 0 {
@@ -182,16 +182,4 @@ func voxelizeCountingHoleLeaves(t *testing.T, m *geom.Mesh, opt Options) (c *Vol
 	v.fillBeyondBand()
 	v.fillInside()
 	return v.collider(), holeLeaves, len(v.leaves), contradicted
-}
-
-// withoutEvery returns m without its triangles n-1, 2n-1, ...: n = 50 leaves spot
-// 117 one-triangle holes.
-func withoutEvery(m *geom.Mesh, n int) *geom.Mesh {
-	open := &geom.Mesh{Positions: m.Positions}
-	for t, tri := range m.Triangles {
-		if (t+1)%n != 0 {
-			open.Triangles = append(open.Triangles, tri)
-		}
-	}
-	return open
 }
