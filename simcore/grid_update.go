@@ -26,6 +26,9 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	if s.semiImplicit() {
 		s.implicit.resizeNodes(len(g.blocks) * blockNodes) // for setRightHandSide
 	}
+	for w := range s.work {
+		s.work[w].forcedSpeed2 = 0
+	}
 	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
 		c := g.coords[bi]
 		centre := geom.Vec3{
@@ -33,14 +36,16 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 			(float64(c[1]<<blockShift) + 1.5) * h,
 			(float64(c[2]<<blockShift) + 1.5) * h,
 		}
-		near := s.work[w].nearColliders(s.colliders, centre, reach, t1)
-		s.updateGridBlock(bi, near, gravity, decay, dt, t1)
+		ws := &s.work[w]
+		near := ws.nearColliders(s.colliders, centre, reach, t1)
+		ws.forcedSpeed2 = max(ws.forcedSpeed2, s.updateGridBlock(bi, near, gravity, decay, dt, t1))
 	})
 }
 
 // updateGridBlock is updateGrid on the nodes of block bi, with near the colliders
-// within reach of the block and decay the damping factor of velocityStar.
-func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) {
+// within reach of the block and decay the damping factor of velocityStar. It returns
+// the largest |v*|^2 of the block's nodes, before the collisions (see Freeze).
+func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) (speed2 float64) {
 	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
 	for a := 0; a < blockWidth; a++ {
 		for b := 0; b < blockWidth; b++ {
@@ -53,6 +58,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				}
 				var vn, vStar geom.Vec3
 				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
+				speed2 = max(speed2, vStar.Dot(vStar))
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
 				if s.semiImplicit() {
@@ -63,6 +69,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 			}
 		}
 	}
+	return speed2
 }
 
 // velocityStar is stage 4 for a node with mass: it sets vn to the node's velocity
