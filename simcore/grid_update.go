@@ -57,7 +57,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 					continue
 				}
 				var vn, vStar geom.Vec3
-				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
+				n.velocityStar(&vn, &vStar, &gravity, decay, dt) // 4
 				speed2 = max(speed2, vStar.Dot(vStar))
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
