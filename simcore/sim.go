@@ -192,11 +192,12 @@ type workerScratch struct {
 	velocities window[nodeVelocity] // the same nodes' velocities, for the gather
 	stats      stepStats
 	near       []collider.Collider // the colliders within reach of the current block
+	vecIn      window[geom.Vec3]   // the semi-implicit solve's gather
+	vecOut     window[geom.Vec3]   // and scatter
+
 	// forcedSpeed2 is the largest |v*|^2 of the worker's grid nodes in this step,
 	// before the collisions (updateGrid; see Freeze).
 	forcedSpeed2 float64
-	vecIn        window[geom.Vec3] // the semi-implicit solve's gather
-	vecOut       window[geom.Vec3] // and scatter
 }
 
 // stepStats gathers per-worker results of the particle update.
