@@ -2,6 +2,7 @@ package simcore
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"snowtools/levelset/geom"
@@ -147,4 +148,16 @@ func TestFrozenReportsSnowStoppedAwayFromWalls(t *testing.T) {
 	if f := still.Frozen(); f != nil || still.maxSpeed != 0 {
 		t.Errorf("snow at rest with no force acting: Frozen %+v, fastest particle %g m/s; want nil and 0", f, still.maxSpeed)
 	}
+}
+
+// A press whose acceleration needs a step below MinDt is refused before the step,
+// with an error naming the press and its pressure, rather than simulated wrongly.
+func TestPressBeyondMinDtIsRefused(t *testing.T) {
+	s := pressedBlock(t, 1e9)
+	s.cfg.MinDt = 1e-4 // the press needs sqrt(0.5 h / a) = 1.9e-5 s at the block's edges
+	_, err := s.Advance(0.01)
+	if err == nil || !strings.Contains(err.Error(), "step 0 at t = 0 s: press 1: pressure: 1e+09 Pa") || s.Steps != 0 {
+		t.Fatalf("Advance after %d steps: %v, want an error naming press 1's pressure before any step", s.Steps, err)
+	}
+	t.Log(err)
 }
