@@ -96,41 +96,16 @@ func (s *Sim) markStencil(g *particleBlock, base [3]int) {
 	}
 }
 
-// nodeLayer, in cells, is the boundary layer of a collider's surface for the grid
-// collisions: a node collides only with a surface that lies within this distance of it
-// along its velocity. The step's speed limits keep a node's motion x + dt v* within a
-// cell or so (stableDt), so in a step the solver chose, every node whose end point is in
-// a collider is within the layer, and the layer changes nothing; twice that, the reach
-// of the kernel, leaves a margin for the light nodes at a body's fringe, which the
-// forces accelerate most.
-const nodeLayer = 2
-
 // collideNode is stage 5 for node k of block bi, at x, whose velocity is vn from its
 // particles and v* in v: a node that touching snow reaches (markContacts) collides as
 // section 8 says; any other collides against surfaces that recede at the speed its
 // particles already approach them (collider.CollideReceding).
-//
-// Either way a node tests the colliders where its velocity carries it in the step,
-// x + dt v*, but no farther than nodeLayer cells (layerDt): a node does not travel,
-// and one far from every surface that an overlong step would carry past a wall does
-// not reach that wall. Without the limit, a step too long for a strong press gave every
-// node the wall's sticking response and froze the snow (issue 24).
 func (s *Sim) collideNode(near []collider.Collider, bi, k int, x, vn, v *geom.Vec3, dt, t1 float64) {
-	dt = layerDt(v, dt, nodeLayer*s.cfg.H)
 	if s.contact[bi*blockNodes+k] {
 		s.collide(near, x, v, dt, t1)
 	} else if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
 		*v = collider.CollideReceding(cs, *x, *vn, *v, dt, t1)
 	}
-}
-
-// layerDt returns the time within dt that a point moving at v takes to cross the
-// distance layer: dt itself when dt |v| <= layer.
-func layerDt(v *geom.Vec3, dt, layer float64) float64 {
-	if d2 := dt * dt * (v[0]*v[0] + v[1]*v[1] + v[2]*v[2]); d2 > layer*layer {
-		return layer / math.Sqrt(d2) * dt
-	}
-	return dt
 }
 
 // groupColliders returns, in the worker's scratch, the colliders that may touch the

@@ -27,7 +27,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 		s.implicit.resizeNodes(len(g.blocks) * blockNodes) // for setRightHandSide
 	}
 	for w := range s.work {
-		s.work[w].forcedSpeed2 = 0
+		s.work[w].gridMotion = gridMotion{}
 	}
 	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
 		c := g.coords[bi]
@@ -38,14 +38,14 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 		}
 		ws := &s.work[w]
 		near := ws.nearColliders(s.colliders, centre, reach, t1)
-		ws.forcedSpeed2 = max(ws.forcedSpeed2, s.updateGridBlock(bi, near, gravity, decay, dt, t1))
+		ws.gridMotion.add(s.updateGridBlock(bi, near, gravity, decay, dt, t1))
 	})
 }
 
 // updateGridBlock is updateGrid on the nodes of block bi, with near the colliders
 // within reach of the block and decay the damping factor of velocityStar. It returns
-// the largest |v*|^2 of the block's nodes, before the collisions (see Freeze).
-func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) (speed2 float64) {
+// the motion of the block's nodes before and after the collisions (see Freeze).
+func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) (m gridMotion) {
 	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
 	for a := 0; a < blockWidth; a++ {
 		for b := 0; b < blockWidth; b++ {
@@ -57,10 +57,10 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 					continue
 				}
 				var vn, vStar geom.Vec3
-				n.velocityStar(&vn, &vStar, &gravity, decay, dt) // 4
-				speed2 = max(speed2, vStar.Dot(vStar))
+				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
+				m.note(n.mass, &vStar, &v)
 				if s.semiImplicit() {
 					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {
@@ -69,7 +69,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 			}
 		}
 	}
-	return speed2
+	return m
 }
 
 // velocityStar is stage 4 for a node with mass: it sets vn to the node's velocity

@@ -195,9 +195,7 @@ type workerScratch struct {
 	vecIn      window[geom.Vec3]   // the semi-implicit solve's gather
 	vecOut     window[geom.Vec3]   // and scatter
 
-	// forcedSpeed2 is the largest |v*|^2 of the worker's grid nodes in this step,
-	// before the collisions (updateGrid; see Freeze).
-	forcedSpeed2 float64
+	gridMotion gridMotion // of the worker's grid nodes in this step (updateGrid; see Freeze)
 }
 
 // stepStats gathers per-worker results of the particle update.
