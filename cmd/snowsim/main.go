@@ -70,9 +70,9 @@ type settings struct {
 type runOptions struct {
 	budget  budget.Budget // -memory, else the scene's solver.memory, else the default
 	every   int           // checkpoint every this many frames; 0 for none
-	resume  bool     // continue from the newest checkpoint
-	preview bool     // render a picture of every frame
-	scene   [32]byte // sceneIdentity, recorded in checkpoints
+	resume  bool          // continue from the newest checkpoint
+	preview bool          // render a picture of every frame
+	scene   [32]byte      // sceneIdentity, recorded in checkpoints
 }
 
 func main() {
