@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/scene"
 	"snowtools/cmd/internal/seq"
@@ -29,8 +30,9 @@ func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
-		r.sim.P.Len(), sc.Config.H, first, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s; memory: about %s of the budget's %s\n",
+		r.sim.P.Len(), sc.Config.H, first, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern),
+		budget.Format(estimateMemory(sc).bytes), budget.Format(opts.budget.Bytes))
 	return r.frames(first)
 }
 

@@ -53,6 +53,7 @@ type solverKeys struct {
 	FlipAlpha     *float64   `toml:"flip_alpha"`
 	FlipAlphaStep *float64   `toml:"flip_alpha_step"` // s: the step flip_alpha is meant for; 0: every step
 	Threads       *int       `toml:"threads"`
+	Memory        *string    `toml:"memory"` // the run's memory budget, as -memory takes it ("8G")
 	// Stage 6, section 6.1.
 	Integrator    *string  `toml:"integrator"`
 	Beta          *float64 `toml:"beta"`
