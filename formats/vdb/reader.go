@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/klauspost/compress/zlib"
 
+	"snowtools/formats/input"
 	"snowtools/levelset"
 )
 
@@ -26,7 +26,7 @@ func Read(r io.Reader) (*File, error) {
 
 // ReadFile reads the .vdb file at path (see Read).
 func ReadFile(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
