@@ -1,13 +1,14 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"snowtools/cmd/internal/budget/budgettest"
+	"snowtools/levelset/limittest"
 )
 
 // hostileFlags are export command lines whose flags ask for more than the budget
@@ -27,20 +28,17 @@ var hostileFlags = map[string]struct {
 // Each hostile command line stops with its error, in a child process that peaks
 // below 100 MB and ends within 60 s (measured: about 10 MB, a few milliseconds).
 func TestHostileFlags(t *testing.T) {
-	if name := budgettest.Case(); name != "" {
-		dir := t.TempDir()
-		in, _ := writeSequence(t, dir, 1)
-		args := append(hostileFlags[name].args, strings.Replace(in, "####", "0001", 1), filepath.Join(dir, "p.png"))
-		os.Exit(run(args, os.Stderr))
-	}
 	for name, c := range hostileFlags {
-		r := budgettest.Run(t, "TestHostileFlags", name, 60*time.Second)
-		t.Logf("%s: exit %d, %.0f MB, %v: %s", name, r.ExitCode, float64(r.MaxRSS)/1e6, r.Elapsed.Round(time.Millisecond), strings.TrimSpace(r.Output))
-		if r.ExitCode < 1 || r.TimedOut || !strings.Contains(r.Output, c.want) {
-			t.Errorf("%s: exit %d, timed out %v, %q does not say %q", name, r.ExitCode, r.TimedOut, r.Output, c.want)
-		}
-		if r.MaxRSS > 100e6 {
-			t.Errorf("%s: peak RSS %.0f MB", name, float64(r.MaxRSS)/1e6)
-		}
+		t.Run(name, func(t *testing.T) {
+			status, msgs, _ := limittest.Tool(t, limittest.Limits{RSS: 100 << 20, Time: time.Minute}, func(stderr io.Writer) int {
+				dir, _ := os.MkdirTemp("", "export-hostile")
+				defer os.RemoveAll(dir)
+				in, _ := writeSequence(t, dir, 1)
+				return run(append(c.args, strings.Replace(in, "####", "0001", 1), filepath.Join(dir, "p.png")), stderr)
+			})
+			if status < 1 || !strings.Contains(msgs, c.want) {
+				t.Errorf("exit %d, %q does not say %q", status, msgs, c.want)
+			}
+		})
 	}
 }

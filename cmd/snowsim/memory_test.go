@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -10,8 +11,8 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/budget"
-	"snowtools/cmd/internal/budget/budgettest"
 	"snowtools/cmd/internal/scene"
+	"snowtools/levelset/limittest"
 	"snowtools/simcore"
 )
 
@@ -63,26 +64,22 @@ var hostileRuns = map[string]struct {
 // Each hostile run stops with its error, in a child process that peaks below
 // 100 MB and ends within 60 s (measured: 10-20 MB, a few hundredths of a second).
 func TestHostileRuns(t *testing.T) {
-	if name := budgettest.Case(); name != "" {
-		c := hostileRuns[name]
-		dir, _ := os.MkdirTemp("", "snowsim-hostile")
-		defer os.RemoveAll(dir)
-		os.Exit(run(append([]string{"-o", dir}, c.args...), &bytes.Buffer{}, os.Stderr))
-	}
 	for name, c := range hostileRuns {
-		r := budgettest.Run(t, "TestHostileRuns", name, 60*time.Second)
-		t.Logf("%s: exit %d, %.0f MB, %v: %s", name, r.ExitCode, float64(r.MaxRSS)/1e6, r.Elapsed.Round(time.Millisecond), strings.TrimSpace(r.Output))
-		if r.ExitCode < 1 || r.TimedOut {
-			t.Errorf("%s: exit %d, timed out %v", name, r.ExitCode, r.TimedOut)
-		}
-		for _, want := range c.want {
-			if !strings.Contains(r.Output, want) {
-				t.Errorf("%s: %q does not say %q", name, r.Output, want)
+		t.Run(name, func(t *testing.T) {
+			status, msgs, _ := limittest.Tool(t, limittest.Limits{RSS: 100 << 20, Time: time.Minute}, func(stderr io.Writer) int {
+				dir, _ := os.MkdirTemp("", "snowsim-hostile")
+				defer os.RemoveAll(dir)
+				return run(append([]string{"-o", dir}, c.args...), &bytes.Buffer{}, stderr)
+			})
+			if status < 1 {
+				t.Errorf("exit %d: %s", status, msgs)
 			}
-		}
-		if r.MaxRSS > 100e6 {
-			t.Errorf("%s: peak RSS %.0f MB", name, float64(r.MaxRSS)/1e6)
-		}
+			for _, want := range c.want {
+				if !strings.Contains(msgs, want) {
+					t.Errorf("%q does not say %q", msgs, want)
+				}
+			}
+		})
 	}
 }
 

@@ -5,14 +5,15 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"snowtools/cmd/internal/budget/budgettest"
 	"snowtools/levelset/geom"
+	"snowtools/levelset/limittest"
 )
 
 // writeClipGLTF writes a unit cube drawn by nodes nodes, the first moved 1 m along x
@@ -80,30 +81,26 @@ var hostileInputs = map[string]struct {
 // process that peaks below 150 MB and ends within 60 s (measured: about 40-60 MB,
 // under 0.3 s each).
 func TestHostileGLTF(t *testing.T) {
-	if name := budgettest.Case(); name != "" {
-		c := hostileInputs[name]
-		dir, _ := os.MkdirTemp("", "voxelize-hostile")
-		defer os.RemoveAll(dir)
-		in := filepath.Join(dir, "clip.gltf")
-		if err := writeClipGLTF(in, c.end, c.nodes); err != nil {
-			panic(err)
-		}
-		args := append([]string{"-voxel", "0.25", "-fps", "24", "-o", filepath.Join(dir, "c.####.vdb")}, c.args...)
-		os.Exit(run(append(args, in), os.Stderr))
-	}
 	for name, c := range hostileInputs {
-		r := budgettest.Run(t, "TestHostileGLTF", name, 60*time.Second)
-		t.Logf("%s: exit %d, %.0f MB, %v: %s", name, r.ExitCode, float64(r.MaxRSS)/1e6, r.Elapsed.Round(time.Millisecond), strings.TrimSpace(r.Output))
-		if r.ExitCode != c.code || r.TimedOut {
-			t.Errorf("%s: exit %d (want %d), timed out %v", name, r.ExitCode, c.code, r.TimedOut)
-		}
-		for _, want := range c.want {
-			if !strings.Contains(r.Output, want) {
-				t.Errorf("%s: %q does not say %q", name, r.Output, want)
+		t.Run(name, func(t *testing.T) {
+			status, msgs, _ := limittest.Tool(t, limittest.Limits{RSS: 150 << 20, Time: time.Minute}, func(stderr io.Writer) int {
+				dir, _ := os.MkdirTemp("", "voxelize-hostile")
+				defer os.RemoveAll(dir)
+				in := filepath.Join(dir, "clip.gltf")
+				if err := writeClipGLTF(in, c.end, c.nodes); err != nil {
+					panic(err)
+				}
+				args := append([]string{"-voxel", "0.25", "-fps", "24", "-o", filepath.Join(dir, "c.####.vdb")}, c.args...)
+				return run(append(args, in), stderr)
+			})
+			if status != c.code {
+				t.Errorf("exit %d (want %d): %s", status, c.code, msgs)
 			}
-		}
-		if r.MaxRSS > 150e6 {
-			t.Errorf("%s: peak RSS %.0f MB", name, float64(r.MaxRSS)/1e6)
-		}
+			for _, want := range c.want {
+				if !strings.Contains(msgs, want) {
+					t.Errorf("%q does not say %q", msgs, want)
+				}
+			}
+		})
 	}
 }

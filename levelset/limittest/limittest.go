@@ -15,9 +15,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,4 +101,22 @@ func runPattern(name string) string {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	return strings.Join(parts, "/")
+}
+
+// Tool runs a command-line tool in a child process, as Run runs a body: run is the
+// tool's run function, writing its messages to stderr and returning its exit
+// status. It returns that status and those messages with what the child cost.
+func Tool(t *testing.T, lim Limits, run func(stderr io.Writer) int) (status int, stderr string, res Result) {
+	t.Helper()
+	res = Run(t, lim, func() error {
+		var msgs bytes.Buffer
+		status := run(&msgs)
+		return fmt.Errorf("%d\n%s", status, msgs.String())
+	})
+	code, msgs, _ := strings.Cut(res.Output, "\n")
+	status, err := strconv.Atoi(code)
+	if err != nil {
+		t.Fatalf("the child's output does not start with an exit status: %q", res.Output)
+	}
+	return status, msgs, res
 }
