@@ -161,7 +161,7 @@ func loadScene(s *settings) (*scene.Scene, []byte, error) {
 	name, text := s.sceneName(), demoScene
 	if s.scene != "" {
 		var err error
-		if text, err = os.ReadFile(name); err != nil {
+		if text, err = scene.ReadFile(name); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -58,6 +58,7 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 	if err != nil {
 		return nil, 0, err
 	}
+	cps.limit = opts.budget.Bytes
 	cps.removeTemporary()
 	r := &snowRun{sc: sc, opts: opts, cols: frameColumns(sc.Channels), cps: cps, log: log}
 	first := sc.Start + 1
