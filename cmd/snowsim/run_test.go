@@ -190,7 +190,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"-frames", "many"}, 2, `snowsim: invalid value "many" for flag -frames: parse error` + "\n"},
 		{[]string{"-nosuchflag"}, 2, "snowsim: flag provided but not defined: -nosuchflag\n"},
 		{[]string{"a.toml", "b.toml"}, 2, `snowsim: give one scene file, or none for the built-in demo, not ["a.toml" "b.toml"] (-h for help)` + "\n"},
-		{[]string{"/no/such/scene.toml"}, 1, "snowsim: open /no/such/scene.toml: no such file or directory\n"},
+		{[]string{"/no/such/scene.toml"}, 1, "snowsim: stat /no/such/scene.toml: no such file or directory\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(c.args, &stdout, &stderr); code != c.code || stderr.String() != c.want || stdout.Len() > 0 {
