@@ -70,6 +70,9 @@ type runOptions struct {
 	resume  bool     // continue from the newest checkpoint
 	preview bool     // render a picture of every frame
 	scene   [32]byte // sceneIdentity, recorded in checkpoints
+	// resumeCommand is the command line that continues this run, for the message of
+	// an interrupted one.
+	resumeCommand string
 }
 
 func main() {
@@ -78,7 +81,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	return cli.Run("snowsim", stderr,
-		func() (*settings, error) { return parseFlags(args, stderr) },
+		func() (*settings, error) { s, err := parseFlags(args, stderr); return s, cli.WithHelpHint(err) },
 		func(s *settings) error { return act(s, stdout, stderr) })
 }
 
@@ -113,6 +116,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
 	}
 	s.scene = fs.Arg(0)
+	s.run.resumeCommand = resumeCommand(args)
 	return s, nil
 }
 
