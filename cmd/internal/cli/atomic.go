@@ -137,10 +137,10 @@ func CheckWritable(path string) error {
 	}
 	dir := filepath.Dir(path)
 	probe, err := os.CreateTemp(dir, "."+filepath.Base(path)+".probe*")
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: the folder %s does not exist", path, dir)
-	}
 	if err != nil {
+		if _, serr := os.Stat(dir); errors.Is(serr, fs.ErrNotExist) {
+			return fmt.Errorf("%s: the folder %s does not exist", path, dir)
+		}
 		return fmt.Errorf("%s: cannot create a file in the folder %s: %w", path, dir, pathless(err))
 	}
 	probe.Close()

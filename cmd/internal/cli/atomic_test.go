@@ -66,6 +66,13 @@ func TestWriteFileAtomicNamesFolder(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant %q", err, want)
 	}
+	// /proc takes no new files, even from root.
+	if _, err := os.Stat("/proc/self"); err == nil {
+		err = WriteFileAtomic("/proc/frame.0001.prt", func(w io.Writer) error { return nil })
+		if want := "writing /proc/frame.0001.prt: cannot create a file in the folder /proc/: "; err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), ".tmp") {
+			t.Errorf("/proc: error %v, want %q and the reason", err, want)
+		}
+	}
 	if os.Geteuid() == 0 {
 		return // root writes into read-only folders
 	}
@@ -92,6 +99,13 @@ func TestCheckWritable(t *testing.T) {
 	} {
 		if err := CheckWritable(path); err == nil || !strings.HasSuffix(err.Error(), want) {
 			t.Errorf("%s: %v, want it to end in %q", path, err, want)
+		}
+	}
+	// /proc takes no new files, even from root.
+	if _, err := os.Stat("/proc/self"); err == nil {
+		want := "/proc/sheet.png: cannot create a file in the folder /proc: no such file or directory"
+		if err := CheckWritable("/proc/sheet.png"); err == nil || err.Error() != want {
+			t.Errorf("/proc: %v, want %q", err, want)
 		}
 	}
 	if err := CheckWritable(filepath.Join(dir, "sheet.png")); err != nil {
