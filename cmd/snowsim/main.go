@@ -31,7 +31,7 @@ the newest one with -resume, and writes the same frames as if it never stopped.
 Ctrl-C (or SIGTERM) stops a run after the frame it is simulating, with a
 checkpoint, and prints the command that continues it; a second one stops at once.
 One run at a time writes into a folder (it holds .snowtools.lock there), and a
-new run removes the frames an earlier one left past its own.
+new run removes the frames an earlier one left outside its own.
 
 Flags:
 `
