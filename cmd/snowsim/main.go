@@ -29,6 +29,10 @@ at a sticky wall, written to snowsim-demo/snow.####.prt.
 Every -checkpoint frames it saves the whole state next to the frames
 (snow.####.snowstate); a run that was stopped, even killed, continues from
 the newest one with -resume, and writes the same frames as if it never stopped.
+Ctrl-C (or SIGTERM) stops a run after the frame it is simulating, with a
+checkpoint, and prints the command that continues it; a second one stops at once.
+One run at a time writes into a folder (it holds .snowtools.lock there), and a
+new run removes the frames an earlier one left outside its own.
 
 Flags:
 `
@@ -73,6 +77,9 @@ type runOptions struct {
 	resume  bool          // continue from the newest checkpoint
 	preview bool          // render a picture of every frame
 	scene   [32]byte      // sceneIdentity, recorded in checkpoints
+	// resumeCommand is the command line that continues this run, for the message of
+	// an interrupted one.
+	resumeCommand string
 }
 
 func main() {
@@ -81,7 +88,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	return cli.Run("snowsim", stderr,
-		func() (*settings, error) { return parseFlags(args, stderr) },
+		func() (*settings, error) { s, err := parseFlags(args, stderr); return s, cli.WithHelpHint(err) },
 		func(s *settings) error { return act(s, stdout, stderr) })
 }
 
@@ -119,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
 	}
 	s.scene = fs.Arg(0)
+	s.run.resumeCommand = resumeCommand(args)
 	return s, nil
 }
 
