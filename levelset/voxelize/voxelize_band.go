@@ -89,12 +89,14 @@ type bandLeaf struct {
 	sides    *leafSides                     // stage 3b, for winding numbers
 }
 
-func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
+// newVoxelizer prepares the voxelization of m; sheets tells that m holds faces in
+// both windings (see coincident.go), which have no inside for pseudonormals to find.
+func newVoxelizer(m *geom.Mesh, opt Options, sheets bool) *voxelizer {
 	v := &voxelizer{mesh: m, opt: opt, h: opt.VoxelSize, radius: float64(opt.HalfWidth) * opt.VoxelSize}
 	v.sign = opt.Sign
 	if v.sign == SignAuto {
 		v.sign = SignWinding
-		if opt.Topology.Closed {
+		if opt.Topology.Closed && !sheets {
 			v.sign = SignPseudonormal
 		}
 	}
