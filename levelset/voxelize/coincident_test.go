@@ -121,7 +121,7 @@ func TestCoincidentWindingsCancel(t *testing.T) {
 
 // 200,000 copies of one triangle, which took 81 s (issue 24), are the triangle.
 func TestHostileCopiesOfOneTriangle(t *testing.T) {
-	if !inChild(t) {
+	if !inChild(t, 300<<20) {
 		return
 	}
 	one := &geom.Mesh{Positions: []geom.Vec3{{0, 0, 1}, {1, 0, 0}, {0, 1, 0}}, Triangles: [][3]int32{{0, 1, 2}}}
