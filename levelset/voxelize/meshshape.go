@@ -23,6 +23,9 @@ import (
 // negative signed volume (wound clockwise seen from outside) is turned around, so
 // that its inside is still the inside.
 //
+// Copies of a triangle on the same vertices count once, and a face drawn in both
+// windings is a sheet without inside (see coincident.go).
+//
 // A MeshShape keeps its own copy of the mesh, is immutable once built and is safe for
 // concurrent use.
 type MeshShape struct {
@@ -47,6 +50,13 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 		Positions: append([]geom.Vec3(nil), m.Positions...),
 		Triangles: append([][3]int32(nil), m.Triangles...),
 	}}
+	// Copies of a triangle count once, as in Mesh (see coincident.go).
+	s.topo = geom.NewTopology(s.mesh.Triangles)
+	coincident := findCoincident(s.mesh.Triangles, s.topo)
+	if coincident.kept != nil {
+		s.mesh.Triangles = withTriangles(&s.mesh, coincident.kept).Triangles
+		s.topo = geom.NewTopology(s.mesh.Triangles)
+	}
 	s.lo, s.hi = s.mesh.Bounds()
 	centre := s.lo.Add(s.hi).Scale(0.5)
 	area, volume := 0.0, 0.0
@@ -61,9 +71,8 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 	}
 	s.flip = volume < 0
 	s.bvh = NewBVH(&s.mesh)
-	s.topo = geom.NewTopology(s.mesh.Triangles)
 	s.pn = NewPseudonormals(&s.mesh, s.topo)
-	s.closed = s.topo.Closed
+	s.closed = s.topo.Closed && coincident.sheets == 0
 	if !s.closed {
 		s.bvh.WindingNumber(s.lo) // builds the expansion now, not in the first query
 	}

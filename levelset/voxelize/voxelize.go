@@ -67,11 +67,17 @@ type Volumes struct {
 	// InsideOut reports a mesh of negative volume, whose triangles wind clockwise
 	// seen from outside. Its inside is still the inside: the tests are turned around.
 	InsideOut bool
+	// Coincident counts the triangles left out as copies of another (see
+	// coincident.go): they change no distance, and the voxelizer's time no longer
+	// grows with them.
+	Coincident int
 }
 
 // Mesh turns mesh m into a narrow-band level set with velocities and normals.
 // Distances are exact (float64 point-triangle distances to the true closest
 // triangle, ties to the lowest triangle index) and stored as float32.
+//
+// Copies of a triangle on the same vertices count once (see coincident.go).
 //
 // The stages: (1) each triangle is binned into the leaves its band reaches; (2) in
 // each leaf, every voxel keeps its nearest triangle among those binned there; (3)
@@ -111,7 +117,12 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 		return nil, fmt.Errorf("topology of %d triangles given for a mesh of %d", len(opt.Topology.Across), len(m.Triangles))
 	}
 
-	v := newVoxelizer(m, opt)
+	coincident := findCoincident(m.Triangles, opt.Topology)
+	if coincident.kept != nil {
+		m = withTriangles(m, coincident.kept)
+		opt.Topology = geom.NewTopology(m.Triangles)
+	}
+	v := newVoxelizer(m, opt, coincident.sheets > 0)
 	v.bin()        // stage 1
 	v.bandLeaves() // stages 2 and 3
 	if v.sign == SignWinding {
@@ -122,5 +133,7 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	if opt.Normals == NormalSum26 {
 		v.sum26Normals()
 	}
-	return v.collider(), nil
+	c := v.collider()
+	c.Coincident = coincident.dropped
+	return c, nil
 }
