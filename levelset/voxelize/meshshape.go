@@ -58,18 +58,15 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 		s.topo = geom.NewTopology(s.mesh.Triangles)
 	}
 	s.lo, s.hi = s.mesh.Bounds()
-	centre := s.lo.Add(s.hi).Scale(0.5)
-	area, volume := 0.0, 0.0
+	area := 0.0
 	for _, t := range s.mesh.Triangles {
-		a, b, c := s.mesh.Positions[t[0]].Sub(centre), s.mesh.Positions[t[1]].Sub(centre), s.mesh.Positions[t[2]].Sub(centre)
-		n := b.Sub(a).Cross(c.Sub(a))
-		area += n.Norm() / 2
-		volume += a.Dot(n) / 6 // the divergence theorem: the signed volume of the cone from centre
+		a, b, c := s.mesh.Positions[t[0]], s.mesh.Positions[t[1]], s.mesh.Positions[t[2]]
+		area += b.Sub(a).Cross(c.Sub(a)).Norm() / 2
 	}
 	if !(area > 0) {
 		return nil, fmt.Errorf("mesh of %d triangles has no area: it bounds no solid", len(s.mesh.Triangles))
 	}
-	s.flip = volume < 0
+	s.flip = enclosedVolume(&s.mesh, newRimPatches(&s.mesh, s.topo)) < 0
 	s.bvh = NewBVH(&s.mesh)
 	s.pn = NewPseudonormals(&s.mesh, s.topo)
 	s.closed = s.topo.Closed && coincident.sheets == 0

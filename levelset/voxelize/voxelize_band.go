@@ -107,14 +107,16 @@ func newVoxelizer(m *geom.Mesh, opt Options, sheets bool) *voxelizer {
 			v.bvh = NewBVH(m)
 		case 1:
 			v.pn = NewPseudonormals(m, opt.Topology)
-			v.insideOut = m.SignedVolume() < 0
 		case 2:
 			if v.sign == SignWinding {
 				v.rim = newRimSlope(m, opt.Topology)
 			}
 		case 3:
+			// The fans close the mesh for its volume, whatever the sign method.
+			patches := newRimPatches(m, opt.Topology)
+			v.insideOut = enclosedVolume(m, patches) < 0
 			if v.sign == SignWinding {
-				v.patches = newRimPatches(m, opt.Topology)
+				v.patches = patches
 			}
 		}
 	})
