@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -64,8 +65,9 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	}
 	var w backgroundWrite
 	defer func() {
-		if werr := w.wait(); err == nil {
-			err = werr
+		// The frame being written failed first, if it failed: both are told.
+		if werr := w.wait(); werr != nil {
+			err = errors.Join(werr, err)
 		}
 	}()
 	v := &frameVoxelizer{s: s, src: src, meshes: meshes, all: all}
