@@ -46,9 +46,11 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	// Welded by exact position, as Mesh does: an unindexed closed mesh is closed.
+	welded, _, _ := Welded(m, 0)
 	s := &MeshShape{mesh: geom.Mesh{
 		Positions: append([]geom.Vec3(nil), m.Positions...),
-		Triangles: append([][3]int32(nil), m.Triangles...),
+		Triangles: welded.Triangles,
 	}}
 	// Copies of a triangle count once, as in Mesh (see coincident.go).
 	s.topo = geom.NewTopology(s.mesh.Triangles)

@@ -48,7 +48,7 @@ type Options struct {
 	Sign      SignMethod
 	Normals   NormalMethod
 	Threads   int            // goroutines; 0 means one per CPU
-	Topology  *geom.Topology // the mesh's topology, shared by the frames of a sequence; nil to compute it
+	Topology  *geom.Topology // the mesh's topology, shared by the frames of a sequence; nil to weld the mesh by position and compute it
 }
 
 // Volumes are a mesh voxelized for the simulator, three grids on one transform.
@@ -111,6 +111,9 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 		opt.Threads = runtime.GOMAXPROCS(0)
 	}
 	if opt.Topology == nil {
+		// Welded by exact position first, as voxelize's -weld 0: an unindexed
+		// closed mesh (every triangle with its own corners) is closed.
+		m, _, _ = Welded(m, 0)
 		opt.Topology = geom.NewTopology(m.Triangles)
 	}
 	if len(opt.Topology.Across) != len(m.Triangles) {
