@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
 	"snowtools/cmd/internal/colormap"
+	"snowtools/formats/input"
 	"snowtools/formats/prt"
 )
 
@@ -21,7 +21,7 @@ type frame struct {
 
 // readFrame reads a whole PRT file.
 func readFrame(path string) (*frame, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
 
 // readHeader reads only the header of a PRT file.
 func readHeader(path string) (prt.Header, error) {
-	file, err := os.Open(path)
+	file, err := input.Open(path)
 	if err != nil {
 		return prt.Header{}, err
 	}

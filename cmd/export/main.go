@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/seq"
@@ -94,6 +95,8 @@ type settings struct {
 	first, last   int    // the frame range; 0, 0 for all (compare: compare.frames)
 	selection     string // the -frames text, for messages
 	threads       int
+	memory        budget.Flag
+	budget        budget.Budget // -memory, or the default
 
 	color      string // channel to colour by; "" for none
 	colormap   colormap.Map
@@ -140,7 +143,7 @@ var flagModes = map[string]string{
 	"gif-fps": "png", "gif-width": "png", "surface": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",
-	"smooth": "surface", "closing": "surface", "radius-scale": "surface", "memory": "surface",
+	"smooth": "surface", "closing": "surface", "radius-scale": "surface",
 	"up": "ply surface", "scale": "ply surface",
 }
 
@@ -196,6 +199,7 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters, compare or surface (required)")
 	raw := &rawFlags{frames: fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")}
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
+	fs.Var(&s.memory, "memory", budget.FlagUsage+"; surface: fewer frames run in parallel when they would take more")
 	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
 	raw.cmap = fs.String("colormap", "viridis", "colour `map`: "+strings.Join(colormap.Names(), ", "))
 	raw.crange = fs.String("color-range", "", "channel values `lo:hi` mapped to the ends of the colour map (default: per frame; compare: one for all)")
@@ -300,9 +304,14 @@ func (s *settings) check() error {
 	if s.threads < 0 {
 		return fmt.Errorf("-threads %d: must be positive", s.threads)
 	}
+	if err := budget.CheckThreads("-threads", s.threads); err != nil {
+		return err
+	}
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
+	s.budget = s.memory.Budget()
+	s.surface.memory = float64(s.budget.Bytes) / 1e9 // -to surface runs fewer frames at once when they would take more
 	switch {
 	case s.voxel < 0 || s.voxel != s.voxel:
 		return fmt.Errorf("-voxel %g: must be positive", s.voxel)
@@ -313,6 +322,9 @@ func (s *settings) check() error {
 	}
 	if s.to == "png" || s.to == "compare" {
 		if err := s.view.check(); err != nil {
+			return err
+		}
+		if err := s.checkRenderMemory(); err != nil {
 			return err
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -149,6 +148,9 @@ func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time,
 // plan returns the frames to convert and the converter of the -to format. A
 // comparison chooses its own frames, from several inputs.
 func plan(s *settings) ([]job, converter, error) {
+	if err := checkOutputs(s); err != nil {
+		return nil, nil, err
+	}
 	if s.to == "compare" {
 		c, err := newComparison(s)
 		if err != nil {
@@ -159,11 +161,6 @@ func plan(s *settings) ([]job, converter, error) {
 	jobs, err := selectFrames(s)
 	if err != nil {
 		return nil, nil, err
-	}
-	for _, out := range s.outputs() {
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return nil, nil, err
-		}
 	}
 	conv, err := newConverter(s, jobs)
 	if err != nil {

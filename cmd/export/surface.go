@@ -30,7 +30,7 @@ type surfaceSettings struct {
 	smooth      float64  // Gaussian sigma in voxels, on the dilated surface
 	closing     float64  // closing radius in voxels; 0: particles.SurfaceOptions' default; < 0: none
 	radiusScale float64  // on each particle's volume-equivalent sphere; 0: the default
-	memory      float64  // GB that the frames converted at once may take
+	memory      float64  // GB that the frames converted at once may take: the -memory budget
 }
 
 // The output kinds of -to surface, by file extension.
@@ -44,7 +44,6 @@ func (s *surfaceSettings) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&s.smooth, "smooth", 1, "surface: smoothing, the Gaussian's sigma in `voxels`, 0 (none) to 4")
 	fs.Float64Var(&s.closing, "closing", 0, "surface: fill gaps between particles up to twice this many `voxels`, at most 8 (0: the default, half a particle spacing; negative: no closing)")
 	fs.Float64Var(&s.radiusScale, "radius-scale", 0, "surface: `factor` on each particle's radius, (3 m / 4 pi rho)^(1/3) (default: that of a sphere inscribed in the particle's cube, 0.806)")
-	fs.Float64Var(&s.memory, "memory", 4, "surface: `GB` that the frames converted at once may take; fewer frames run in parallel when they would take more")
 }
 
 // check validates the flags and the outputs, which must be .vdb, .obj or .ply, each
@@ -57,8 +56,6 @@ func (s *surfaceSettings) check() error {
 		return fmt.Errorf("-closing %g: must be at most %d voxels (0: the default; negative: none)", s.closing, particles.MaxClosing)
 	case !(s.radiusScale >= 0) || math.IsInf(s.radiusScale, 0):
 		return fmt.Errorf("-radius-scale %g: must be positive", s.radiusScale)
-	case !(s.memory > 0) || math.IsInf(s.memory, 0):
-		return fmt.Errorf("-memory %g: must be a positive number of GB", s.memory)
 	}
 	seen := map[string]string{}
 	for _, out := range s.outputs {

@@ -204,7 +204,7 @@ func TestSurfaceErrors(t *testing.T) {
 		{[]string{"-to", "surface", in, filepath.Join(dir, "a.obj"), filepath.Join(dir, "b.obj")}, "one output of each kind"},
 		{[]string{"-to", "surface", "-smooth", "-1", in, filepath.Join(dir, "a.obj")}, "-smooth -1"},
 		{[]string{"-to", "surface", "-radius-scale", "NaN", in, filepath.Join(dir, "a.obj")}, "-radius-scale NaN"},
-		{[]string{"-to", "surface", "-memory", "0", in, filepath.Join(dir, "a.obj")}, "-memory 0"},
+		{[]string{"-to", "surface", "-memory", "0", in, filepath.Join(dir, "a.obj")}, `invalid value "0" for flag -memory: memory size "0"`},
 		{[]string{"-to", "vdb", "-smooth", "2", in, filepath.Join(dir, "a.vdb")}, "-smooth applies to -to surface"},
 		{[]string{"-to", "surface", "-smooth", "5", in, filepath.Join(dir, "a.obj")}, "-smooth 5: must be 0 to 4"},
 		{[]string{"-to", "surface", "-closing", "9", in, filepath.Join(dir, "a.obj")}, "-closing 9: must be at most 8"},

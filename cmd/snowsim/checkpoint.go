@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"snowtools/formats/input"
 	"strings"
 
 	"snowtools/cmd/internal/cli"
@@ -32,6 +33,7 @@ type checkpoints struct {
 	names  seq.Pattern // the checkpoint files
 	scene  [32]byte    // sceneIdentity of the run
 	last   int         // frame of the checkpoint this run last wrote or resumed from; -1 if none
+	limit  int64       // the most particle data a checkpoint may hold when read: the memory budget
 }
 
 // sceneIdentity is what a checkpoint records of the scene it belongs to: a hash of the
@@ -158,7 +160,7 @@ func (c *checkpoints) newest(log io.Writer) (int, simcore.State, error) {
 	}
 	for _, f := range frames {
 		path := c.path(f)
-		h, st, err := readCheckpoint(path)
+		h, st, err := readCheckpoint(path, c.limit)
 		if err == nil && h.Scene != c.scene {
 			return 0, simcore.State{}, fmt.Errorf("-resume: %s was written for a different scene or -quality: "+
 				"resume with the scene and -quality it was written for, or run without -resume to start over", path)
@@ -196,13 +198,15 @@ func resumeSim(sc *scene.Scene, cps *checkpoints, log io.Writer) (*simcore.Sim, 
 	return sim, frame + 1, nil
 }
 
-func readCheckpoint(path string) (checkpoint.Header, simcore.State, error) {
-	f, err := os.Open(path)
+// readCheckpoint reads a checkpoint whose particle data is at most limit bytes (0:
+// checkpoint.DefaultMaxState).
+func readCheckpoint(path string, limit int64) (checkpoint.Header, simcore.State, error) {
+	f, err := input.Open(path)
 	if err != nil {
 		return checkpoint.Header{}, simcore.State{}, err
 	}
 	defer f.Close()
-	return checkpoint.Read(f)
+	return checkpoint.ReadLimit(f, limit)
 }
 
 // wrapOutput lets tests interpose on the writing of an output file (to kill the

@@ -19,16 +19,24 @@ import (
 // The test binary doubles as snowsim: with SNOWSIM_TEST_CHILD set it runs the command
 // instead of the tests, so that a test can kill a real process at any point. With
 // SNOWSIM_TEST_KILL=name it kills itself with SIGKILL (os.Process.Kill) as it starts
-// writing the output file called name, which puts the kill in the middle of that write.
+// writing the output file called name, which puts the kill in the middle of that write;
+// with SNOWSIM_TEST_PAUSE=name it stops there for good (a run that holds its folder);
+// with SNOWSIM_TEST_SIGINT=name it sends itself a SIGINT there, and with
+// SNOWSIM_TEST_SIGINT2=name two, and then stops for good.
 func TestMain(m *testing.M) {
 	if os.Getenv("SNOWSIM_TEST_CHILD") != "" {
-		if victim := os.Getenv("SNOWSIM_TEST_KILL"); victim != "" {
-			wrapOutput = func(path string, w io.Writer) io.Writer {
-				if filepath.Base(path) == victim {
-					return killer{}
-				}
-				return w
+		hooks := map[string]func(w io.Writer) io.Writer{
+			os.Getenv("SNOWSIM_TEST_KILL"):    func(io.Writer) io.Writer { return killer{} },
+			os.Getenv("SNOWSIM_TEST_PAUSE"):   func(io.Writer) io.Writer { return pauser{} },
+			os.Getenv("SNOWSIM_TEST_SIGINT"):  func(w io.Writer) io.Writer { interruptSelf(1); return w },
+			os.Getenv("SNOWSIM_TEST_SIGINT2"): func(io.Writer) io.Writer { interruptSelf(2); return pauser{} },
+		}
+		delete(hooks, "")
+		wrapOutput = func(path string, w io.Writer) io.Writer {
+			if hook, ok := hooks[filepath.Base(path)]; ok {
+				return hook(w)
 			}
+			return w
 		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
@@ -40,6 +48,23 @@ func TestMain(m *testing.M) {
 }
 
 type killer struct{}
+
+// pauser blocks the write, and so the run, until the test kills the process.
+type pauser struct{}
+
+func (pauser) Write([]byte) (int, error) { select {} }
+
+// interruptSelf sends this process n SIGINTs, a tenth of a second apart so that each
+// is handled before the next (a second pending SIGINT would merge with the first).
+func interruptSelf(n int) {
+	for i := range n {
+		if i > 0 {
+			time.Sleep(100 * time.Millisecond)
+		}
+		self, _ := os.FindProcess(os.Getpid())
+		self.Signal(os.Interrupt)
+	}
+}
 
 func (killer) Write([]byte) (int, error) {
 	self, _ := os.FindProcess(os.Getpid())

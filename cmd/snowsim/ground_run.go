@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -26,7 +25,7 @@ func simulateGround(sc *scene.Scene, opts runOptions, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
+	if err := removeStaleFrames(sc, opts.preview, log); err != nil {
 		return err
 	}
 	r := &groundRun{sc: sc, sim: sim}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/scene"
 )
@@ -28,6 +29,10 @@ at a sticky wall, written to snowsim-demo/snow.####.prt.
 Every -checkpoint frames it saves the whole state next to the frames
 (snow.####.snowstate); a run that was stopped, even killed, continues from
 the newest one with -resume, and writes the same frames as if it never stopped.
+Ctrl-C (or SIGTERM) stops a run after the frame it is simulating, with a
+checkpoint, and prints the command that continues it; a second one stops at once.
+One run at a time writes into a folder (it holds .snowtools.lock there), and a
+new run removes the frames an earlier one left outside its own.
 
 Flags:
 `
@@ -61,15 +66,20 @@ type settings struct {
 	outDir     string  // these three replace the scene's when given
 	frames     int
 	threads    int
+	memory     budget.Flag
 	run        runOptions
 }
 
 // runOptions are the flags that say how to run a scene rather than what it is.
 type runOptions struct {
-	every   int      // checkpoint every this many frames; 0 for none
-	resume  bool     // continue from the newest checkpoint
-	preview bool     // render a picture of every frame
-	scene   [32]byte // sceneIdentity, recorded in checkpoints
+	budget  budget.Budget // -memory, else the scene's solver.memory, else the default
+	every   int           // checkpoint every this many frames; 0 for none
+	resume  bool          // continue from the newest checkpoint
+	preview bool          // render a picture of every frame
+	scene   [32]byte      // sceneIdentity, recorded in checkpoints
+	// resumeCommand is the command line that continues this run, for the message of
+	// an interrupted one.
+	resumeCommand string
 }
 
 func main() {
@@ -78,7 +88,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	return cli.Run("snowsim", stderr,
-		func() (*settings, error) { return parseFlags(args, stderr) },
+		func() (*settings, error) { s, err := parseFlags(args, stderr); return s, cli.WithHelpHint(err) },
 		func(s *settings) error { return act(s, stdout, stderr) })
 }
 
@@ -93,6 +103,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.IntVar(&s.run.every, "checkpoint", 10, "write a checkpoint every `N` frames and after the last (0: none)")
 	fs.BoolVar(&s.run.resume, "resume", false, "continue from the newest checkpoint in the output dir")
 	fs.BoolVar(&s.run.preview, "preview", false, "also write a PNG picture of every frame next to it (snow.####.png)")
+	fs.Var(&s.memory, "memory", budget.FlagUsage+"; replaces the scene's solver.memory")
 	fs.Var(&s.sets, "set", "replace a scene key: `key=value`, as in press.1.pressure=300 (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -107,12 +118,15 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("-frames %d: must be >= 0 (0: the scene's time.frames)", s.frames)
 	case s.threads < 0:
 		return nil, fmt.Errorf("-threads %d: must be >= 0 (0: the scene's solver.threads)", s.threads)
+	case s.threads > budget.MaxThreads:
+		return nil, budget.CheckThreads("-threads", s.threads)
 	case s.run.every < 0:
 		return nil, fmt.Errorf("-checkpoint %d: must be >= 0 (0: no checkpoints)", s.run.every)
 	case fs.NArg() > 1:
 		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
 	}
 	s.scene = fs.Arg(0)
+	s.run.resumeCommand = resumeCommand(args)
 	return s, nil
 }
 
@@ -128,17 +142,34 @@ func act(s *settings, stdout, log io.Writer) error {
 	}
 	opts := s.run
 	opts.scene = sceneIdentity(text, sc.Config.H)
+	opts.budget = s.memory.Budget()
+	if !s.memory.Given() && sc.Memory.Bytes > 0 {
+		opts.budget = sc.Memory
+	}
+	if sc.Ground == nil {
+		// Before seeding: an h too fine for the machine stops here, at once.
+		if err := checkMemory(estimateMemory(sc), opts.budget); err != nil {
+			return fmt.Errorf("%s: [[snow]] at domain.h = %g m: %w", s.sceneName(), sc.Config.H, err)
+		}
+	}
 	return simulate(sc, opts, log)
+}
+
+// sceneName is what errors call the scene: its file, or the built-in demo.
+func (s *settings) sceneName() string {
+	if s.scene == "" {
+		return builtinSceneName
+	}
+	return s.scene
 }
 
 // loadScene reads the scene with the flags' changes, and returns it with the text it
 // was read from (checkpoints record a hash of it).
 func loadScene(s *settings) (*scene.Scene, []byte, error) {
-	name, text := builtinSceneName, demoScene
+	name, text := s.sceneName(), demoScene
 	if s.scene != "" {
 		var err error
-		name = s.scene
-		if text, err = os.ReadFile(name); err != nil {
+		if text, err = scene.ReadFile(name); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -33,7 +33,7 @@ func newPreviewer(sc *scene.Scene, p *simcore.Particles) *previewer {
 	d := sc.Config.Domain
 	return &previewer{
 		dir:     sc.OutDir,
-		pattern: strings.TrimSuffix(sc.Pattern, filepath.Ext(sc.Pattern)) + ".png",
+		pattern: previewPattern(sc.Pattern),
 		camera:  preview.Frame(d.Min, d.Max, float64(previewWidth)/previewHeight, preview.DefaultAzimuth, preview.DefaultElevation, preview.DefaultFov),
 		opt: preview.Options{Width: previewWidth, Height: previewHeight, Ground: preview.GroundAt,
 			GroundHeight: d.Min[1], Workers: sc.Config.Threads},
@@ -67,7 +67,7 @@ func newGroundPreviewer(sc *scene.Scene) *previewer {
 	hi := geom.Vec3{cfg.X(e.I1 - 1), top + 0.1, cfg.Z(e.J1 - 1)}
 	return &previewer{
 		dir:     sc.OutDir,
-		pattern: strings.TrimSuffix(sc.Pattern, filepath.Ext(sc.Pattern)) + ".png",
+		pattern: previewPattern(sc.Pattern),
 		camera:  preview.Frame(lo, hi, float64(previewWidth)/previewHeight, preview.DefaultAzimuth, preview.DefaultElevation, preview.DefaultFov),
 		opt:     preview.Options{Width: previewWidth, Height: previewHeight, Ground: preview.GroundAuto, Workers: cfg.Threads},
 		radius:  float32(0.5 * math.Cbrt(max(cfg.Spray.ParticleVolume, 1e-12))),
@@ -99,4 +99,10 @@ func (pv *previewer) render(f int, xs []geom.Vec3, ground, colliders *geom.Mesh)
 	img := preview.Render(preview.Points{Pos: pv.pos, Radius: pv.radius}, pv.camera, opt)
 	path := filepath.Join(pv.dir, frameName(pv.pattern, f))
 	return cli.WriteFileAtomic(path, func(w io.Writer) error { return png.Encode(w, img) })
+}
+
+// previewPattern is the pattern of the pictures of the frames of pattern: its
+// extension replaced by .png.
+func previewPattern(pattern string) string {
+	return strings.TrimSuffix(pattern, filepath.Ext(pattern)) + ".png"
 }

@@ -174,7 +174,8 @@ func TestUnstableRunStopsCleanly(t *testing.T) {
 	}
 }
 
-// Usage errors exit with 2 and say in one line which flag is wrong and why; -h
+// Usage errors exit with 2 and say in one line which flag is wrong and why, and that
+// -h gives the help (on main, no hint); -h
 // prints help with examples and exits with 0, as does -print-demo; a failure exits
 // with 1.
 func TestUsage(t *testing.T) {
@@ -183,14 +184,14 @@ func TestUsage(t *testing.T) {
 		code int
 		want string // the whole of stderr
 	}{
-		{[]string{"-quality", "extreme"}, 2, `snowsim: -quality "extreme": use draft, normal, high or ultra` + "\n"},
-		{[]string{"-frames", "-3"}, 2, "snowsim: -frames -3: must be >= 0 (0: the scene's time.frames)\n"},
-		{[]string{"-threads", "-1"}, 2, "snowsim: -threads -1: must be >= 0 (0: the scene's solver.threads)\n"},
-		{[]string{"-checkpoint", "-1"}, 2, "snowsim: -checkpoint -1: must be >= 0 (0: no checkpoints)\n"},
-		{[]string{"-frames", "many"}, 2, `snowsim: invalid value "many" for flag -frames: parse error` + "\n"},
-		{[]string{"-nosuchflag"}, 2, "snowsim: flag provided but not defined: -nosuchflag\n"},
+		{[]string{"-quality", "extreme"}, 2, `snowsim: -quality "extreme": use draft, normal, high or ultra (-h for help)` + "\n"},
+		{[]string{"-frames", "-3"}, 2, "snowsim: -frames -3: must be >= 0 (0: the scene's time.frames) (-h for help)\n"},
+		{[]string{"-threads", "-1"}, 2, "snowsim: -threads -1: must be >= 0 (0: the scene's solver.threads) (-h for help)\n"},
+		{[]string{"-checkpoint", "-1"}, 2, "snowsim: -checkpoint -1: must be >= 0 (0: no checkpoints) (-h for help)\n"},
+		{[]string{"-frames", "many"}, 2, `snowsim: invalid value "many" for flag -frames: parse error (-h for help)` + "\n"},
+		{[]string{"-nosuchflag"}, 2, "snowsim: flag provided but not defined: -nosuchflag (-h for help)\n"},
 		{[]string{"a.toml", "b.toml"}, 2, `snowsim: give one scene file, or none for the built-in demo, not ["a.toml" "b.toml"] (-h for help)` + "\n"},
-		{[]string{"/no/such/scene.toml"}, 1, "snowsim: open /no/such/scene.toml: no such file or directory\n"},
+		{[]string{"/no/such/scene.toml"}, 1, "snowsim: stat /no/such/scene.toml: no such file or directory\n"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(c.args, &stdout, &stderr); code != c.code || stderr.String() != c.want || stdout.Len() > 0 {

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/scene"
 	"snowtools/cmd/internal/seq"
@@ -16,7 +16,16 @@ import (
 
 // simulate seeds the scene's snow (or, resuming, restores it from a checkpoint), runs
 // it and writes every frame, and a checkpoint every opts.every frames.
+// The run holds its output folder's lock (claimOutputFolder) from start to end.
 func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
+	if err := checkFrames(sc); err != nil {
+		return err
+	}
+	lock, err := claimOutputFolder(sc, log)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
 	if sc.Ground != nil {
 		return simulateGround(sc, opts, log)
 	}
@@ -29,8 +38,9 @@ func simulate(sc *scene.Scene, opts runOptions, log io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s\n",
-		r.sim.P.Len(), sc.Config.H, first, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern))
+	fmt.Fprintf(log, "snowsim: %d particles, h = %g m, frames %d-%d at %g fps -> %s; memory: about %s of the budget's %s\n",
+		r.sim.P.Len(), sc.Config.H, first, sc.Last(), sc.FPS, filepath.Join(sc.OutDir, sc.Pattern),
+		budget.Format(estimateMemory(sc).bytes), budget.Format(opts.budget.Bytes))
 	return r.frames(first)
 }
 
@@ -47,15 +57,15 @@ type snowRun struct {
 }
 
 // startRun prepares the output folder and the simulation, new or resumed; it returns
-// the first frame to simulate, and a nil run when a resumed one has nothing to do.
+// the first frame to simulate, and a nil run when a resumed one has nothing to do. A
+// new run, once its snow is seeded, removes what an earlier run left in the folder:
+// its checkpoints and its frames outside this run's.
 func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, error) {
-	if err := os.MkdirAll(sc.OutDir, 0o755); err != nil {
-		return nil, 0, err
-	}
 	cps, err := newCheckpoints(sc.OutDir, sc.Pattern, opts.scene)
 	if err != nil {
 		return nil, 0, err
 	}
+	cps.limit = opts.budget.Bytes
 	cps.removeTemporary()
 	r := &snowRun{sc: sc, opts: opts, cols: frameColumns(sc.Channels), cps: cps, log: log}
 	first := sc.Start + 1
@@ -67,8 +77,13 @@ func startRun(sc *scene.Scene, opts runOptions, log io.Writer) (*snowRun, int, e
 		if keepRest && r.sim.P.Rest == nil { // the scene identity rules this out; a frame would fail
 			return nil, 0, fmt.Errorf("-resume: the checkpoint holds no rest positions for output.channels' RestPosition")
 		}
-	} else if r.sim, err = startSim(sc, keepRest, cps, log); err != nil {
-		return nil, 0, err
+	} else {
+		if r.sim, err = startSim(sc, keepRest, cps, log); err != nil {
+			return nil, 0, err
+		}
+		if err := removeStaleFrames(sc, opts.preview, log); err != nil {
+			return nil, 0, err
+		}
 	}
 	if opts.preview {
 		r.pv = newPreviewer(sc, r.sim.P)
@@ -127,10 +142,13 @@ func (r *snowRun) write(frame int) error {
 
 // frames simulates and writes frames first to the last, with a checkpoint after every
 // opts.every of them and after the last, reporting progress and the solver's health.
+// A SIGINT or SIGTERM stops it after the frame it is simulating (interruptWatch).
 func (r *snowRun) frames(first int) error {
 	sc, sim := r.sc, r.sim
 	progress := cli.NewProgress(r.log)
 	health := newSolverHealth(&sc.Config, sim)
+	interrupts := watchInterrupts(r.log, r.howToGoOn)
+	defer interrupts.stop()
 	start := time.Now()
 	var totalSteps int
 	for f := first; f <= sc.Last(); f++ {
@@ -142,9 +160,13 @@ func (r *snowRun) frames(first int) error {
 		}
 		solver := health.afterFrame(f, steps, progress, r.log)
 		elapsed := time.Since(start)
-		eta := time.Duration(float64(elapsed) / float64(f-first+1) * float64(sc.Last()-f))
+		eta := cli.ETA(elapsed, f-first+1, sc.Last()-f)
 		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
 			f, sc.Last(), sim.Time, totalSteps, steps, solver, sim.P.Len(), cli.Duration(elapsed), cli.Duration(eta)))
+		if sig := interrupts.signal(); sig != nil && f < sc.Last() {
+			progress.Done()
+			return r.interrupted(sig, f)
+		}
 	}
 	progress.Done()
 	wall := time.Since(start).Seconds()

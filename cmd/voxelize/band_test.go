@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,6 +31,29 @@ func TestAutomaticBandCap(t *testing.T) {
 	}
 	if got, want := b.summary(12), "2 frames needed a band wider than -max-band 12, the widest 21 voxels (frame 4)"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
+	}
+}
+
+// A vertex thrown to 1e300 m or infinity, or a NaN displacement, is capped with a note
+// that gives the true size; on main the band became -9223372036854775805 voxels.
+func TestAutomaticBandHugeMotion(t *testing.T) {
+	for _, c := range []struct {
+		displacement float64
+		note         string
+	}{
+		{1e300, "frame 1: a vertex moves 1e+300 m (1e+301 voxels) to a neighbouring frame, which needs a band of 1e+301 voxels: capped at -max-band 12"},
+		{math.Inf(1), "frame 1: a vertex moves +Inf m (+Inf voxels) to a neighbouring frame, which needs a band of +Inf voxels: capped at -max-band 12"},
+		{math.NaN(), "frame 1: a vertex moves NaN m (NaN voxels) to a neighbouring frame, which needs a band of NaN voxels: capped at -max-band 12"},
+	} {
+		var b bandCap
+		band, note := b.automatic(1, c.displacement, 0.1, 12)
+		if band != 12 || !strings.HasPrefix(note, c.note) {
+			t.Errorf("%g: band %d, note %q; want 12, %q", c.displacement, band, note, c.note)
+		}
+		b.automatic(2, 1.25, 0.1, 12)
+		if want := "2 frames needed a band wider than -max-band 12, the widest "; !strings.HasPrefix(b.summary(12), want) {
+			t.Errorf("%g: summary %q", c.displacement, b.summary(12))
+		}
 	}
 }
 

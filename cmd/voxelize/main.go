@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset/geom"
@@ -64,6 +65,7 @@ type settings struct {
 	normals    voxelize.NormalMethod
 	sign       voxelize.SignMethod
 	threads    int
+	memory     budget.Flag
 	selection  string    // the -frames text, for messages
 	axes       geom.Axes // -up and -scale
 	fpsGiven   bool      // -fps was on the command line
@@ -97,6 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	normals := fs.String("normals", "gradient", "normal `method`: gradient (of the exact distance) or sum26 (the 26-neighbour sum of Umenhoffer et al.)")
 	sign := fs.String("sign", "auto", "inside test `method`: auto, pseudonormal (closed meshes) or winding (meshes with holes)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
+	fs.Var(&s.memory, "memory", budget.FlagUsage)
 	up := fs.String("up", "y", "the mesh files' up `axis`: y, or z for Z-up exports (Blender's STL default; its OBJ export is Y up); glTF is Y up by definition")
 	fs.Float64Var(&s.axes.Scale, "scale", 1, "`factor` from the files' unit to metres (0.01 for centimetres)")
 	if err := fs.Parse(args); err != nil {
@@ -156,6 +159,8 @@ func (s *settings) checkNumbers(given map[string]bool) error {
 		return fmt.Errorf("-weld %g: must be >= 0 metres", s.weld)
 	case s.threads < 0:
 		return fmt.Errorf("-threads %d: must be >= 0 (0: all cores)", s.threads)
+	case s.threads > budget.MaxThreads:
+		return budget.CheckThreads("-threads", s.threads)
 	case s.start < 0:
 		return fmt.Errorf("-start %d: must be >= 0", s.start)
 	case !(s.axes.Scale > 0) || math.IsInf(s.axes.Scale, 0):

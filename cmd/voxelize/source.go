@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/gltf"
@@ -48,13 +49,16 @@ func openSource(path string, fps float64, clip string) (source, error) {
 }
 
 // gltfSource samples the animations of a glTF scene at fps: frame n at n/fps s.
+// Its frames are first to last; a run over part of them (limit) holds only the
+// numbers of those and of their neighbours, so that a clip of 1e9 s, 2.4e10 frames,
+// costs nothing until it is voxelized whole.
 type gltfSource struct {
-	path  string
-	scene *gltf.Scene
-	clip  int // an animation, or gltf.AllClips or gltf.RestPose
-	fps   float64
-	first int // the first frame's number
-	count int
+	path        string
+	scene       *gltf.Scene
+	clip        int // an animation, or gltf.AllClips or gltf.RestPose
+	fps         float64
+	first, last int // the clip's frames
+	lo, hi      int // the frames Frames lists between first and last
 }
 
 func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
@@ -62,7 +66,7 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &gltfSource{path: path, scene: scene, clip: gltf.RestPose, fps: fps, count: 1}
+	s := &gltfSource{path: path, scene: scene, clip: gltf.RestPose, fps: fps}
 	clips := scene.Clips()
 	switch {
 	case clipName != "":
@@ -80,12 +84,49 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 		for _, c := range clips[1:] {
 			start, end = min(start, c.Start), max(end, c.End)
 		}
-		var last int
-		s.first, last = clipFrames(start, end, fps)
-		s.count = last - s.first + 1
+		if t := max(math.Abs(start), math.Abs(end)); !(t*fps < maxFrameNumber) {
+			return nil, fmt.Errorf("%s: ends at %.6g s, frame %.3g at %g fps: frame numbers must stay below %.3g",
+				s.Name(), end, t*fps, fps, float64(maxFrameNumber))
+		}
+		s.first, s.last = clipFrames(start, end, fps)
 	}
+	s.lo, s.hi = s.first, s.last
 	return s, nil
 }
+
+// maxFrameNumber bounds the frame numbers of a glTF clip: a key time of 3e38 s
+// overflowed int(math.Floor(t * fps)). Every float64 frame time below it is exact.
+const maxFrameNumber = 1 << 53
+
+// limit keeps, of the frames between the clip's first and last, only frames lo-1 to
+// hi+1: a run over frames lo to hi needs no others (a frame's velocity needs its
+// neighbours). The clip's first and last frames stay, for the messages and -res.
+func (s *gltfSource) limit(lo, hi float64) {
+	s.lo, s.hi = int(max(lo-1, float64(s.first))), int(min(hi+1, float64(s.last)))
+	if s.lo > s.hi { // none selected: the ends alone
+		s.lo, s.hi = s.first, s.first
+	}
+}
+
+// checkFrameCount refuses a source that lists more than maxFrames frames, or more
+// than the budget holds at frameSlotBytes each, before Frames lists them.
+func (s *gltfSource) checkFrameCount(b budget.Budget) error {
+	n := s.hi - s.lo + 3
+	what := fmt.Sprintf("%s: frames %d-%d (%.6g s to %.6g s at %g fps)", s.Name(), s.lo, s.hi,
+		float64(s.lo)/s.fps, float64(s.hi)/s.fps, s.fps)
+	if n > maxFrames {
+		return fmt.Errorf("%s: %d frames, more than %g: voxelize part of it with -frames A-B", what, s.hi-s.lo+1, float64(maxFrames))
+	}
+	return b.Check(what, int64(n)*frameSlotBytes)
+}
+
+// maxFrames is the most frames one voxelize run lists: a clip longer than that
+// (115 hours at 24 fps) is voxelized in parts with -frames.
+const maxFrames = 10_000_000
+
+// frameSlotBytes is what a run holds per frame before voxelizing any: the source's
+// list of frame numbers, renumbered with -start, and the run's selection.
+const frameSlotBytes = 3 * 8
 
 // clipNote says which animations a glTF source plays when the file has several:
 // all at once (Blender's whole-scene export writes one per action, each moving its
@@ -122,10 +163,18 @@ func clipFrames(start, end, fps float64) (first, last int) {
 	return first, max(first, last)
 }
 
+// Frames lists the clip's frames first to last, or, after limit, the first, the
+// frames limit kept and the last.
 func (s *gltfSource) Frames() []int {
-	f := make([]int, s.count)
-	for i := range f {
-		f[i] = s.first + i
+	f := make([]int, 0, s.hi-s.lo+3)
+	if s.first < s.lo {
+		f = append(f, s.first)
+	}
+	for n := s.lo; n <= s.hi; n++ {
+		f = append(f, n)
+	}
+	if s.last > s.hi {
+		f = append(f, s.last)
 	}
 	return f
 }

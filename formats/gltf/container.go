@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	qgltf "github.com/qmuntal/gltf"
+
+	"snowtools/formats/input"
 )
 
 // readDocument parses a .gltf or .glb stream with qmuntal/gltf and makes every
@@ -110,6 +112,11 @@ func readExternal(b *qgltf.Buffer, fsys fs.FS, file, where string) error {
 	}
 	if fsys == nil {
 		return errorf(file, where, "external buffer %q: no folder to read it from (decoded from a stream)", b.URI)
+	}
+	// A FIFO would block the open forever and a device never end: only a regular
+	// file is a buffer.
+	if err := input.CheckFS(fsys, p); err != nil {
+		return &FormatError{File: file, Where: where, Msg: fmt.Sprintf("cannot read external buffer %q", b.URI), Err: err}
 	}
 	f, err := fsys.Open(p)
 	if err != nil {

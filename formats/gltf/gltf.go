@@ -36,6 +36,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"snowtools/formats/input"
 )
 
 // Scene is a decoded glTF scene ready to be evaluated. Its methods are safe for
@@ -72,7 +74,7 @@ type Clip struct {
 // os.OpenRoot(filepath.Dir(path)), so neither "../" nor a symbolic link can make
 // them come from outside the file's folder.
 func Open(path string) (*Scene, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, &FormatError{File: path, Msg: "cannot open", Err: err}
 	}

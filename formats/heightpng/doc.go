@@ -52,7 +52,8 @@
 // The reader holds the whole file in memory (at most MaxFileSize bytes) and
 // walks its chunk list before decoding: a chunk length is checked against
 // the bytes really there before it is used. Images wider or taller than
-// MaxSide, or with more than MaxPixels pixels, are refused from their
+// MaxSide, or with more than MaxPixels pixels, or more than the caller's
+// limit (ReadLimit; DefaultMaxPixels for Read), are refused from their
 // header, as are images whose compressed data is too short to hold the
 // pixels the header claims (deflate expands at most 1032 times), so that a
 // small file cannot make the decoder allocate a huge image. Malformed input

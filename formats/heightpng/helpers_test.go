@@ -49,7 +49,13 @@ func mustRead(t testing.TB, data []byte) *Map {
 // readError reads data and returns its *FormatError, failing if there is none.
 func readError(t testing.TB, data []byte) *FormatError {
 	t.Helper()
-	_, err := Read(bytes.NewReader(data))
+	return readErrorLimit(t, data, 0)
+}
+
+// readErrorLimit is readError with ReadLimit's limit.
+func readErrorLimit(t testing.TB, data []byte, maxPixels int) *FormatError {
+	t.Helper()
+	_, err := ReadLimit(bytes.NewReader(data), maxPixels)
 	if err == nil {
 		t.Fatalf("no error")
 	}

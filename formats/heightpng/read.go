@@ -22,14 +22,33 @@ const MaxFileSize = 1 << 30
 // into (its maximum ratio is 1032:1), rounded up for safety.
 const maxInflate = 1040
 
-// Read reads a PNG height map: any PNG that image/png decodes, converted to
-// 16-bit grey (see the package comment), with the mapping from the
-// snowtools-heightfield tEXt chunk if there is one (HasMapping tells).
+// DefaultMaxPixels is the most pixels Read decodes: 8192 x 8192. Decoding
+// costs up to 10 bytes a pixel here (image/png's image and the 16-bit
+// samples), and a caller that turns the samples into float64 heights 8 more:
+// about 1.2 GB at this limit. Callers that know how much memory they may use
+// pass their own limit to ReadLimit.
+const DefaultMaxPixels = 8192 * 8192
+
+// Read reads a PNG height map of at most DefaultMaxPixels pixels; see
+// ReadLimit.
+func Read(r io.Reader) (*Map, error) {
+	return ReadLimit(r, 0)
+}
+
+// ReadLimit reads a PNG height map: any PNG that image/png decodes, converted
+// to 16-bit grey (see the package comment), with the mapping from the
+// snowtools-heightfield tEXt chunk if there is one (HasMapping tells). An
+// image of more than maxPixels pixels (0 means DefaultMaxPixels; never more
+// than MaxPixels) is refused from its header, before a pixel is decoded: a
+// half-megabyte file of one grey level can declare 16384 x 16384 pixels.
 //
 // Malformed input, including a damaged mapping chunk and an image beyond the
 // limits, is a *FormatError; errors of image/png are wrapped in one. An error
 // of r is returned wrapped, not as a FormatError.
-func Read(r io.Reader) (*Map, error) {
+func ReadLimit(r io.Reader, maxPixels int) (*Map, error) {
+	if maxPixels <= 0 {
+		maxPixels = DefaultMaxPixels
+	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("heightpng: reading: %w", err)
@@ -37,7 +56,7 @@ func Read(r io.Reader) (*Map, error) {
 	if len(data) > MaxFileSize {
 		return nil, &FormatError{Offset: MaxFileSize, Msg: "file is larger than 1 GiB, too large for a height map"}
 	}
-	return decode(data)
+	return decode(data, min(maxPixels, MaxPixels))
 }
 
 // layout is what the chunk walk learns before any pixel is decoded.
@@ -54,7 +73,7 @@ type mapping struct {
 	originX, originZ, cell, low, high float64
 }
 
-func decode(data []byte) (*Map, error) {
+func decode(data []byte, maxPixels int) (*Map, error) {
 	lay, err := scan(data)
 	if err != nil {
 		return nil, err
@@ -66,6 +85,10 @@ func decode(data []byte) (*Map, error) {
 	if err := checkSize(cfg.Width, cfg.Height); err != nil {
 		return nil, &FormatError{Offset: 16, Msg: fmt.Sprintf("image of %dx%d pixels is beyond the limits of %d on a side and %d pixels",
 			cfg.Width, cfg.Height, MaxSide, MaxPixels)}
+	}
+	if pixels := int64(cfg.Width) * int64(cfg.Height); pixels > int64(maxPixels) {
+		return nil, &FormatError{Offset: 16, Msg: fmt.Sprintf("image of %dx%d = %d pixels is more than the limit of %d pixels",
+			cfg.Width, cfg.Height, pixels, maxPixels)}
 	}
 	// The decoder allocates the whole image before it inflates a byte, so a
 	// header can ask for far more memory than the file could ever fill.

@@ -219,7 +219,7 @@ func TestLimits(t *testing.T) {
 	bomb := setSize(encodePlain(t, image.NewGray16(image.Rect(0, 0, 1, 1))), MaxSide, MaxSide)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	e := readError(t, bomb)
+	e := readErrorLimit(t, bomb, MaxPixels)
 	runtime.ReadMemStats(&after)
 	if !strings.Contains(e.Msg, "cannot hold a 16384x16384 image") {
 		t.Errorf("bomb: %v", e)

@@ -40,8 +40,8 @@ func TestErrors(t *testing.T) {
 		{tri, 0, "no faces (3 vertices)"},
 		{"", 0, "no faces (0 vertices)"},
 		{"# nothing\n\n", 0, "no faces"},
-		{"v 0 0 0\n" + strings.Repeat("x", MaxLineLength+10), 2, "longer than 1 MiB"},
-		{"v 0 0 0\n" + strings.Repeat("f 1 1 1 \\\n", MaxLineLength/8), 2, "longer than 1 MiB"},
+		{"v 0 0 0\n" + strings.Repeat("x", MaxLineLength+10), 2, "longer than 16 MiB"},
+		{"v 0 0 0\n" + strings.Repeat("f 1 1 1 \\\n", MaxLineLength/8), 2, "longer than 16 MiB"},
 	}
 	for _, c := range cases {
 		e := readError(t, c.src)

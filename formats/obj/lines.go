@@ -8,9 +8,10 @@ import (
 
 // MaxLineLength is the longest logical line the reader accepts, in bytes,
 // counting comments and the lines joined to it by backslashes. Real files have
-// lines of tens of bytes; the limit only stops a file without line breaks from
-// growing the line buffer without bound.
-const MaxLineLength = 1 << 20
+// lines of tens of bytes, but a face may be a polygon of millions of vertices (a
+// polygon of 450,000 vertices takes 3.2 MB); the limit only stops a file without
+// line breaks from growing the line buffer without bound.
+const MaxLineLength = 1 << 24
 
 // lineReader splits its input into logical lines: comments removed, lines ending
 // in a backslash joined to the next one.
@@ -67,7 +68,7 @@ func (lr *lineReader) appendPhysical(first int) (got bool, err error) {
 		if len(chunk) > 0 {
 			got = true
 			if len(lr.buf)+len(chunk) > MaxLineLength+1 { // +1: the '\n' itself
-				return got, &FormatError{Line: first, Msg: "line longer than 1 MiB (is this an OBJ file?)"}
+				return got, &FormatError{Line: first, Msg: "line longer than 16 MiB (is this an OBJ file?)"}
 			}
 			lr.buf = append(lr.buf, chunk...)
 		}

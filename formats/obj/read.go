@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"snowtools/levelset/geom"
 )
@@ -37,6 +38,15 @@ type parser struct {
 	mesh    geom.Mesh
 	poly    []int32       // the current face's vertices; reused
 	forward []forwardFace // faces naming vertices not read yet
+	later   []laterFace   // large polygons waiting for their vertices
+}
+
+// laterFace is a polygon of more than geom.FanCorners corners that names vertices
+// not read yet: its triangulation needs their positions, so it is made at the end,
+// into the triangle slots reserved for it in file order.
+type laterFace struct {
+	corners []int32
+	first   int // its first triangle's index
 }
 
 // forwardFace remembers a face that names a vertex after the last one read so
@@ -81,9 +91,9 @@ func (p *parser) vertex(rest []byte, n int) error {
 	return nil
 }
 
-// face reads the vertices of a polygon and adds it as a fan of triangles around
-// its first vertex, which keeps the polygon's winding. For the convex polygons
-// DCCs write, the fan is a proper triangulation.
+// face reads the vertices of a polygon and adds its triangles, in the polygon's
+// winding (geom.TriangulatePolygon): a fan around the first vertex for up to
+// geom.FanCorners vertices, local ears for larger polygons.
 func (p *parser) face(rest []byte, n int) error {
 	p.poly = p.poly[:0]
 	nv := len(p.mesh.Positions)
@@ -108,10 +118,13 @@ func (p *parser) face(rest []byte, n int) error {
 	}
 	if int(max) >= nv {
 		p.forward = append(p.forward, forwardFace{line: n, max: max})
+		if len(p.poly) > geom.FanCorners {
+			p.later = append(p.later, laterFace{corners: slices.Clone(p.poly), first: len(p.mesh.Triangles)})
+			p.mesh.Triangles = append(p.mesh.Triangles, make([][3]int32, len(p.poly)-2)...)
+			return nil
+		}
 	}
-	for k := 1; k+1 < len(p.poly); k++ {
-		p.mesh.Triangles = append(p.mesh.Triangles, [3]int32{p.poly[0], p.poly[k], p.poly[k+1]})
-	}
+	p.mesh.Triangles = geom.TriangulatePolygon(p.mesh.Positions, p.poly, p.mesh.Triangles)
 	return nil
 }
 
@@ -125,6 +138,10 @@ func (p *parser) finish() (*geom.Mesh, error) {
 		if int(f.max) >= nv {
 			return nil, &FormatError{Line: f.line, Msg: fmt.Sprintf("vertex index %d is out of range: the file has %d vertices", int64(f.max)+1, nv)}
 		}
+	}
+	for _, f := range p.later {
+		slots := p.mesh.Triangles[f.first : f.first+len(f.corners)-2]
+		geom.TriangulatePolygon(p.mesh.Positions, f.corners, slots[:0])
 	}
 	return &p.mesh, nil
 }

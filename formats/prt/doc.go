@@ -36,5 +36,8 @@
 // never sizes an allocation from a count in the file: tables and buffers
 // grow only as the bytes they describe actually arrive, and the channel
 // count, particle size and metadata chunk size have fixed upper limits
-// (MaxChannels, MaxParticleSize, MaxMetaChunk).
+// (MaxChannels, MaxParticleSize, MaxMetaChunk). ReadAll refuses a header whose
+// particle data (count times particle size) exceeds a limit (ReadAllLimit;
+// DefaultMaxData) before decompressing it, and no reader decompresses more than
+// one byte past the declared size.
 package prt

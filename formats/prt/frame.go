@@ -17,13 +17,37 @@ type Frame struct {
 	Data   []byte
 }
 
-// ReadAll reads a whole PRT file from r. The particle buffer grows as data
-// is decompressed, so a header that declares more particles than the file
-// holds fails with a *FormatError without first allocating for them.
+// DefaultMaxData is the most decompressed particle data, in bytes, that ReadAll
+// holds in memory: 2 GiB, 50 million particles of snowsim's 40-byte records.
+// Callers that know how much memory they may use pass it to ReadAllLimit.
+const DefaultMaxData = 2 << 30
+
+// ReadAll reads a whole PRT file from r, holding at most DefaultMaxData bytes
+// of particle data; see ReadAllLimit.
 func ReadAll(r io.Reader) (*Frame, error) {
+	return ReadAllLimit(r, 0)
+}
+
+// ReadAllLimit reads a whole PRT file from r. A header whose particle count
+// times particle size exceeds maxBytes (0 means DefaultMaxData) fails with a
+// *FormatError about the count before a byte of particle data is
+// decompressed: a tiny file of zeros compressed a thousandfold is refused by
+// its header. Below the limit the particle buffer grows as data is
+// decompressed, so a header that declares more particles than the file holds
+// fails without first allocating for them, and decompression stops at the
+// declared size (the reader checks a single byte past it).
+func ReadAllLimit(r io.Reader, maxBytes int64) (*Frame, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxData
+	}
 	rd, err := NewReader(r)
 	if err != nil {
 		return nil, err
+	}
+	if rd.total > maxBytes {
+		return nil, headerError(offCount, "particle count "+strconv.FormatInt(rd.h.Count, 10)+" times "+
+			strconv.FormatInt(rd.size, 10)+" bytes is "+strconv.FormatInt(rd.total, 10)+
+			" bytes of particle data, more than the limit of "+strconv.FormatInt(maxBytes, 10))
 	}
 	buf := make([]byte, 0, min(rd.total, 64<<10))
 	for {

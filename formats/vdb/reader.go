@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/klauspost/compress/zlib"
 
+	"snowtools/formats/input"
 	"snowtools/levelset"
 )
 
@@ -26,7 +26,7 @@ func Read(r io.Reader) (*File, error) {
 
 // ReadFile reads the .vdb file at path (see Read).
 func ReadFile(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -44,6 +44,11 @@ func (d *decoder) file() *File {
 	if d.err == nil && f.Version < minFileVersion {
 		d.fail(8, "file version %d is older than %d, the oldest this reader knows; "+
 			"re-save it with a current OpenVDB (vdb_tool -read in.vdb -write out.vdb)", f.Version, minFileVersion)
+	}
+	if d.err == nil && f.Version > FileVersion {
+		// A layout this reader does not know, or a damaged header (0xffffffff):
+		// reading on would misread every field after it.
+		d.fail(8, "file version %d is newer than %d, the newest OpenVDB writes and this reader knows", f.Version, FileVersion)
 	}
 	f.Library = [2]uint32{d.u32("library major version"), d.u32("library minor version")}
 	hasOffsets := d.u8("grid offsets flag") != 0

@@ -86,6 +86,8 @@ func TestReadRejects(t *testing.T) {
 	}{
 		{"bad magic", patch(data, 0, []byte("PK")), "not an OpenVDB file"},
 		{"old version", patch(data, 8, le32(220)), "older than 222"},
+		{"version 0xffffffff", patch(data, 8, le32(0xffffffff)), "byte 8: file version 4294967295 is newer than 224"},
+		{"version 225", patch(data, 8, le32(225)), "file version 225 is newer than 224"},
 		{"a billion grids", patch(data, metaEnd, le32(1e9)), "reading grid name"},
 		{"a billion root tiles", patch(data, rootCounts, le32(1e9)), "root"},
 		{"a billion upper nodes", patch(data, rootCounts+4, le32(1e9)), "upper node"},

@@ -103,7 +103,7 @@ func (g *Grid) validate() error {
 	if err := g.transform().Validate(); err != nil {
 		return fmt.Errorf("vdb: grid %q: %v", g.Name, err)
 	}
-	return nil
+	return g.checkFinite()
 }
 
 // File is the content of a .vdb file.

@@ -115,6 +115,15 @@ func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) 
 			encode(i)
 		}
 	} else {
+		// A tree sorts and caches its leaves on first use: done here, one grid at a
+		// time, since two of the file's grids may share one tree.
+		for _, g := range grids {
+			if g.Float != nil {
+				g.Float.Leaves()
+			} else {
+				g.Vec3.Leaves()
+			}
+		}
 		var wg sync.WaitGroup
 		for i := range grids {
 			wg.Go(func() { encode(i) })

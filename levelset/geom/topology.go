@@ -1,6 +1,9 @@
 package geom
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Topology is how a mesh's triangles meet along their edges. It depends only on the
 // triangle list, so the frames of an animated mesh share one.
@@ -72,9 +75,9 @@ type halfEdge struct {
 
 func compareHalfEdges(x, y halfEdge) int {
 	if x.lo != y.lo {
-		return int(x.lo - y.lo)
+		return cmp.Compare(x.lo, y.lo)
 	}
-	return int(x.hi - y.hi)
+	return cmp.Compare(x.hi, y.hi)
 }
 
 // sortByLowerVertex returns edges ordered by (lo, hi) as compareHalfEdges orders

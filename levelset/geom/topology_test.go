@@ -1,6 +1,7 @@
 package geom
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -40,7 +41,7 @@ func TestTopology(t *testing.T) {
 // the whole list).
 func TestTopologyAgainstPairs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	for n, offset := range []int32{0, 0, 0, 1 << 20, -5} {
+	for n, offset := range []int32{0, 0, 0, 1 << 20, -5, math.MaxInt32 - 100, math.MinInt32 + 1} {
 		var tris [][3]int32
 		// A random soup over few vertices (many shared, non-manifold and
 		// misoriented edges) and a fan of 40 triangles around vertex 0.

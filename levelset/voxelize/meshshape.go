@@ -23,6 +23,9 @@ import (
 // negative signed volume (wound clockwise seen from outside) is turned around, so
 // that its inside is still the inside.
 //
+// Copies of a triangle on the same vertices count once, and a face drawn in both
+// windings is a sheet without inside (see coincident.go).
+//
 // A MeshShape keeps its own copy of the mesh, is immutable once built and is safe for
 // concurrent use.
 type MeshShape struct {
@@ -43,27 +46,32 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	// Welded by exact position, as Mesh does: an unindexed closed mesh is closed.
+	welded, _, _ := Welded(m, 0)
 	s := &MeshShape{mesh: geom.Mesh{
 		Positions: append([]geom.Vec3(nil), m.Positions...),
-		Triangles: append([][3]int32(nil), m.Triangles...),
+		Triangles: welded.Triangles,
 	}}
+	// Copies of a triangle count once, as in Mesh (see coincident.go).
+	s.topo = geom.NewTopology(s.mesh.Triangles)
+	coincident := findCoincident(s.mesh.Triangles, s.topo)
+	if coincident.kept != nil {
+		s.mesh.Triangles = withTriangles(&s.mesh, coincident.kept).Triangles
+		s.topo = geom.NewTopology(s.mesh.Triangles)
+	}
 	s.lo, s.hi = s.mesh.Bounds()
-	centre := s.lo.Add(s.hi).Scale(0.5)
-	area, volume := 0.0, 0.0
+	area := 0.0
 	for _, t := range s.mesh.Triangles {
-		a, b, c := s.mesh.Positions[t[0]].Sub(centre), s.mesh.Positions[t[1]].Sub(centre), s.mesh.Positions[t[2]].Sub(centre)
-		n := b.Sub(a).Cross(c.Sub(a))
-		area += n.Norm() / 2
-		volume += a.Dot(n) / 6 // the divergence theorem: the signed volume of the cone from centre
+		a, b, c := s.mesh.Positions[t[0]], s.mesh.Positions[t[1]], s.mesh.Positions[t[2]]
+		area += b.Sub(a).Cross(c.Sub(a)).Norm() / 2
 	}
 	if !(area > 0) {
 		return nil, fmt.Errorf("mesh of %d triangles has no area: it bounds no solid", len(s.mesh.Triangles))
 	}
-	s.flip = volume < 0
+	s.flip = enclosedVolume(&s.mesh, newRimPatches(&s.mesh, s.topo)) < 0
 	s.bvh = NewBVH(&s.mesh)
-	s.topo = geom.NewTopology(s.mesh.Triangles)
 	s.pn = NewPseudonormals(&s.mesh, s.topo)
-	s.closed = s.topo.Closed
+	s.closed = s.topo.Closed && coincident.sheets == 0
 	if !s.closed {
 		s.bvh.WindingNumber(s.lo) // builds the expansion now, not in the first query
 	}

@@ -48,7 +48,7 @@ type Options struct {
 	Sign      SignMethod
 	Normals   NormalMethod
 	Threads   int            // goroutines; 0 means one per CPU
-	Topology  *geom.Topology // the mesh's topology, shared by the frames of a sequence; nil to compute it
+	Topology  *geom.Topology // the mesh's topology, shared by the frames of a sequence; nil to weld the mesh by position and compute it
 }
 
 // Volumes are a mesh voxelized for the simulator, three grids on one transform.
@@ -67,11 +67,17 @@ type Volumes struct {
 	// InsideOut reports a mesh of negative volume, whose triangles wind clockwise
 	// seen from outside. Its inside is still the inside: the tests are turned around.
 	InsideOut bool
+	// Coincident counts the triangles left out as copies of another (see
+	// coincident.go): they change no distance, and the voxelizer's time no longer
+	// grows with them.
+	Coincident int
 }
 
 // Mesh turns mesh m into a narrow-band level set with velocities and normals.
 // Distances are exact (float64 point-triangle distances to the true closest
 // triangle, ties to the lowest triangle index) and stored as float32.
+//
+// Copies of a triangle on the same vertices count once (see coincident.go).
 //
 // The stages: (1) each triangle is binned into the leaves its band reaches; (2) in
 // each leaf, every voxel keeps its nearest triangle among those binned there; (3)
@@ -105,13 +111,21 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 		opt.Threads = runtime.GOMAXPROCS(0)
 	}
 	if opt.Topology == nil {
+		// Welded by exact position first, as voxelize's -weld 0: an unindexed
+		// closed mesh (every triangle with its own corners) is closed.
+		m, _, _ = Welded(m, 0)
 		opt.Topology = geom.NewTopology(m.Triangles)
 	}
 	if len(opt.Topology.Across) != len(m.Triangles) {
 		return nil, fmt.Errorf("topology of %d triangles given for a mesh of %d", len(opt.Topology.Across), len(m.Triangles))
 	}
 
-	v := newVoxelizer(m, opt)
+	coincident := findCoincident(m.Triangles, opt.Topology)
+	if coincident.kept != nil {
+		m = withTriangles(m, coincident.kept)
+		opt.Topology = geom.NewTopology(m.Triangles)
+	}
+	v := newVoxelizer(m, opt, coincident.sheets > 0)
 	v.bin()        // stage 1
 	v.bandLeaves() // stages 2 and 3
 	if v.sign == SignWinding {
@@ -122,5 +136,7 @@ func Mesh(m *geom.Mesh, opt Options) (*Volumes, error) {
 	if opt.Normals == NormalSum26 {
 		v.sum26Normals()
 	}
-	return v.collider(), nil
+	c := v.collider()
+	c.Coincident = coincident.dropped
+	return c, nil
 }

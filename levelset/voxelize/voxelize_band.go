@@ -89,12 +89,14 @@ type bandLeaf struct {
 	sides    *leafSides                     // stage 3b, for winding numbers
 }
 
-func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
+// newVoxelizer prepares the voxelization of m; sheets tells that m holds faces in
+// both windings (see coincident.go), which have no inside for pseudonormals to find.
+func newVoxelizer(m *geom.Mesh, opt Options, sheets bool) *voxelizer {
 	v := &voxelizer{mesh: m, opt: opt, h: opt.VoxelSize, radius: float64(opt.HalfWidth) * opt.VoxelSize}
 	v.sign = opt.Sign
 	if v.sign == SignAuto {
 		v.sign = SignWinding
-		if opt.Topology.Closed {
+		if opt.Topology.Closed && !sheets {
 			v.sign = SignPseudonormal
 		}
 	}
@@ -105,14 +107,16 @@ func newVoxelizer(m *geom.Mesh, opt Options) *voxelizer {
 			v.bvh = NewBVH(m)
 		case 1:
 			v.pn = NewPseudonormals(m, opt.Topology)
-			v.insideOut = m.SignedVolume() < 0
 		case 2:
 			if v.sign == SignWinding {
 				v.rim = newRimSlope(m, opt.Topology)
 			}
 		case 3:
+			// The fans close the mesh for its volume, whatever the sign method.
+			patches := newRimPatches(m, opt.Topology)
+			v.insideOut = enclosedVolume(m, patches) < 0
 			if v.sign == SignWinding {
-				v.patches = newRimPatches(m, opt.Topology)
+				v.patches = patches
 			}
 		}
 	})
@@ -132,9 +136,9 @@ const (
 	leafHalfDiagonal = leafHalf * sqrt3
 )
 
-// bin is stage 1: every triangle goes into the list of each leaf that its bounding
-// box, grown by the band radius, overlaps. A voxel within the band of its closest
-// triangle is then certain to find that triangle in its own leaf's list.
+// bin is stage 1: every triangle goes into the list of each leaf within the band
+// radius of it (binBlock). A voxel within the band of its closest triangle is then
+// certain to find that triangle in its own leaf's list.
 //
 // Both halves run in parallel: chunks of triangles find the leaves they reach, then
 // each worker gathers the leaves of its own share (by a hash of the origin), going
@@ -191,21 +195,42 @@ func (v *voxelizer) binTriangle(t int, entries []binEntry) []binEntry {
 	}
 	v.tris[t] = bt
 	first, last := bt.lo.AlignDown(levelset.LeafLog2), bt.hi.AlignDown(levelset.LeafLog2)
-	for x := first[0]; x <= last[0]; x += levelset.LeafDim {
-		for y := first[1]; y <= last[1]; y += levelset.LeafDim {
-			for z := first[2]; z <= last[2]; z += levelset.LeafDim {
-				o := levelset.Coord{x, y, z}
-				// A large slanted triangle's box holds many leaves far from its
-				// plane: skip those whose every voxel is beyond the band from it.
-				centre := v.voxelCentre(o).Add(geom.Vec3{leafHalf, leafHalf, leafHalf}.Scale(v.h))
-				if math.Abs(bt.normal.Dot(centre.Sub(a))) > v.radius+leafHalfDiagonal*v.h {
-					continue
-				}
-				entries = append(entries, binEntry{o, int32(t)})
-			}
+	return v.binBlock(&bt, int32(t), first, last, entries)
+}
+
+// binBlock appends the leaves from first to last (origins, inclusive) that the band
+// of triangle t may reach: it drops a block of leaves whose centre is farther from
+// the triangle than the band radius plus the block's half diagonal, and splits the
+// others in two across their longest side, down to single leaves. A triangle so
+// reaches the leaves near it, not every leaf of its bounding box: a needle or a
+// sliver across a mesh, whose box holds (length/leaf)^2 or ^3 leaves, reaches
+// about length/leaf of them, and the time to find them grows as that many times
+// the log of the box's size. Dropping a leaf where no voxel is within the band of
+// the triangle changes nothing: stage 2 would find no voxel there for it.
+func (v *voxelizer) binBlock(bt *bandTriangle, t int32, first, last levelset.Coord, entries []binEntry) []binEntry {
+	var centre, half geom.Vec3 // of the block's voxel centres, in metres
+	longest, span := 0, int32(0)
+	for k := range 3 {
+		lo, hi := float64(first[k]), float64(last[k]+levelset.LeafDim-1)
+		centre[k], half[k] = v.h*(lo+hi)/2, v.h*(hi-lo)/2
+		if s := last[k] - first[k]; s > span {
+			longest, span = k, s
 		}
 	}
-	return entries
+	// The slack keeps rounding from dropping a leaf with a voxel at exactly the radius.
+	reach := (v.radius + half.Norm()) * (1 + 1e-9)
+	if bt.closest(centre).Dist2 > reach*reach {
+		return entries
+	}
+	if span == 0 {
+		return append(entries, binEntry{first, t})
+	}
+	leaves := span/levelset.LeafDim + 1
+	mid := first[longest] + (leaves/2-1)*levelset.LeafDim // the last leaf of the lower half
+	lower, upper := last, first
+	lower[longest], upper[longest] = mid, mid+levelset.LeafDim
+	entries = v.binBlock(bt, t, first, lower, entries)
+	return v.binBlock(bt, t, upper, last, entries)
 }
 
 // binShare returns which of n workers gathers the leaf at origin: the high bits of

@@ -166,7 +166,7 @@ func voxelizeCountingHoleLeaves(t *testing.T, m *geom.Mesh, opt Options) (c *Vol
 	t.Helper()
 	opt.Sign = SignWinding
 	opt.Topology = geom.NewTopology(m.Triangles)
-	v := newVoxelizer(m, opt)
+	v := newVoxelizer(m, opt, false)
 	v.bin()
 	v.bandLeaves()
 	for _, l := range v.leaves {

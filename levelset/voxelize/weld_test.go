@@ -131,3 +131,25 @@ func TestWeldWithinTolerance(t *testing.T) {
 		}
 	}
 }
+
+// Mesh and NewMeshShape weld by position themselves when given no topology, as
+// snowsim's mesh colliders and mesh-filled snow are: an unindexed closed mesh takes
+// the pseudonormal signs and is a closed shape.
+func TestUnindexedClosedWithoutTopology(t *testing.T) {
+	soup := unindexed(geom.SphereMesh(geom.Vec3{}, 1, 10, 20))
+	c, err := Mesh(soup, Options{VoxelSize: 0.1, HalfWidth: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Sign != SignPseudonormal {
+		t.Errorf("Mesh of an unindexed sphere: sign method %d, want pseudonormals (%d)", c.Sign, SignPseudonormal)
+	}
+	s, err := NewMeshShape(soup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Closed() {
+		t.Errorf("NewMeshShape of an unindexed sphere is not closed: %d boundary, %d non-manifold edges",
+			s.Topology().BoundaryEdges, s.Topology().NonManifoldEdges)
+	}
+}

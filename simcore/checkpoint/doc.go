@@ -48,7 +48,10 @@
 // Malformed input yields a *FormatError naming the byte offset in the file (header) or
 // in the decompressed state, and the field. The reader never sizes an allocation from
 // the particle count: columns grow as their bytes actually arrive, so a file that
-// claims two billion particles but holds three costs three.
+// claims two billion particles but holds three costs three. A state whose declared
+// size (count times bytes per particle) exceeds a limit (ReadLimit; DefaultMaxState for
+// Read) is refused before a column is decoded, and decompression stops one byte past
+// the declared size, so a small file of zstd that expands to gigabytes costs nothing.
 //
 // The layout is the solver's private state, not an interchange format: a checkpoint is
 // read back only by snowsim, to continue a run. The package

@@ -46,21 +46,43 @@ func readHeader(r io.Reader) (Header, error) {
 	return h, nil
 }
 
-// Read reads a whole checkpoint.
+// DefaultMaxState is the most particle data, in bytes as the file stores it, that
+// Read holds in memory: 4 GiB, 29 million particles of 148 bytes. Callers that know
+// how much memory they may use pass it to ReadLimit.
+const DefaultMaxState = 4 << 30
+
+// Read reads a whole checkpoint, with at most DefaultMaxState bytes of particle
+// data; see ReadLimit.
 func Read(r io.Reader) (Header, simcore.State, error) {
+	return ReadLimit(r, 0)
+}
+
+// ReadLimit reads a whole checkpoint. The particle count times the bytes per
+// particle of the columns the flags announce is the state's declared size; when it
+// exceeds maxBytes (0 means DefaultMaxState) ReadLimit fails with a *FormatError
+// about the count before it decodes a column. Below the limit the columns grow as
+// their bytes arrive, and decompression stops one byte past the declared size, so
+// a few kilobytes of zstd that expand to gigabytes cost no more than the declared
+// size, and a count larger than the data costs only the data.
+func ReadLimit(r io.Reader, maxBytes int64) (Header, simcore.State, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxState
+	}
 	h, err := readHeader(r)
 	if err != nil {
 		return Header{}, simcore.State{}, err
 	}
 	// One decoder goroutine and a bounded window: a hostile file cannot make the
-	// decoder allocate much more than the window.
+	// decoder allocate much more than the window. The decoder's own memory cap is
+	// the limit too (it caps the window of a streaming decoder, so never below the
+	// window Write uses).
 	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(2*windowSize),
-		zstd.WithDecoderLowmem(true))
+		zstd.WithDecoderMaxMemory(uint64(max(maxBytes, 2*windowSize))), zstd.WithDecoderLowmem(true))
 	if err != nil {
 		return Header{}, simcore.State{}, err
 	}
 	defer zr.Close()
-	d := &decoder{r: zr, buf: make([]byte, 64<<10)}
+	d := &decoder{r: zr, buf: make([]byte, 64<<10), maxBytes: maxBytes}
 	st, err := d.state()
 	if err != nil {
 		return Header{}, simcore.State{}, err
@@ -70,9 +92,10 @@ func Read(r io.Reader) (Header, simcore.State, error) {
 
 // decoder reads the decompressed state and knows where it is in it.
 type decoder struct {
-	r   io.Reader
-	off int64
-	buf []byte
+	r        io.Reader
+	off      int64
+	buf      []byte
+	maxBytes int64 // the most bytes of particle columns the state may declare
 }
 
 // read reads n bytes (n <= len(buf)) of the field that starts at byte start (for a
@@ -151,6 +174,16 @@ func (d *decoder) scalars(st *simcore.State) (flags uint32, n int, err error) {
 		return 0, 0, bad(32, "flags", "unknown flags %#x", flags)
 	case count > maxParticles:
 		return 0, 0, bad(36, "particle count", "%d: at most %d", count, maxParticles)
+	}
+	perParticle := int64(0)
+	for _, c := range columns {
+		if c.in(flags) {
+			perParticle += int64(c.Size())
+		}
+	}
+	if size := int64(count) * perParticle; size > d.maxBytes {
+		return 0, 0, bad(36, "particle count", "%d particles of %d bytes are %d bytes, more than the limit of %d",
+			count, perParticle, size, d.maxBytes)
 	}
 	st.VolumesKnown = flags&flagVolumesKnown != 0
 	return flags, int(count), nil

@@ -64,6 +64,10 @@ func Parse(s string) (int64, error) {
 	if err != nil || !(v > 0) || v*scale >= math.MaxInt64 {
 		return 0, fmt.Errorf("memory size %q: want a positive number of bytes with an optional K, M, G or T, such as 512M or 8G", s)
 	}
+	if v*scale < 1<<20 {
+		// export -memory once took gigabytes: a bare 4 is surely not 4 bytes.
+		return 0, fmt.Errorf("memory size %q: under 1 MiB; give a unit, such as %gG", s, v)
+	}
 	return int64(v * scale), nil
 }
 

@@ -9,13 +9,13 @@ import (
 func TestParse(t *testing.T) {
 	for in, want := range map[string]int64{
 		"512M": 512 << 20, "8G": 8 << 30, "1.5g": 3 << 29, "2GiB": 2 << 30, "2GB": 2 << 30,
-		"100": 100, "64k": 64 << 10, "1T": 1 << 40,
+		"1048576": 1 << 20, "1024k": 1 << 20, "1T": 1 << 40,
 	} {
 		if got, err := Parse(in); err != nil || got != want {
 			t.Errorf("Parse(%q) = %d, %v; want %d", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"", "G", "-1G", "0", "nan", "inf", "1e30T", "8 apples"} {
+	for _, bad := range []string{"", "G", "-1G", "0", "nan", "inf", "1e30T", "8 apples", "4", "100", "64k"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q): no error", bad)
 		}

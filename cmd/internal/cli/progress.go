@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 )
@@ -48,11 +49,32 @@ func (p *Progress) Done() {
 	}
 }
 
-// Duration formats d as m:ss or h:mm:ss.
+// Duration formats d as m:ss or h:mm:ss, with a minus sign when d is negative. Every
+// duration has its true form: the hours of the longest, about 292 years, are 2562047.
 func Duration(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -max(d, -math.MaxInt64) // -MinInt64 does not exist
 	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
+	s := int64(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%s%d:%02d:%02d", sign, s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%s%d:%02d", sign, s/60, s%60)
+}
+
+// ETA is the time left for left more items when done items took elapsed: elapsed /
+// done x left, computed in floating point and capped at the longest time.Duration, so
+// that a huge count of items gives a huge ETA and never one that wrapped around to a
+// negative one (float64 to int64 conversion of a value out of range is not defined).
+// It is zero until an item is done.
+func ETA(elapsed time.Duration, done, left int) time.Duration {
+	if done <= 0 || left <= 0 {
+		return 0
+	}
+	eta := float64(elapsed) / float64(done) * float64(left)
+	if eta >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(eta)
 }

@@ -3,8 +3,10 @@ package cli
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -58,5 +60,34 @@ func TestGiven(t *testing.T) {
 	}
 	if g := fs.Given(); !g["a"] || g["b"] {
 		t.Errorf("given %v, want a alone", g)
+	}
+}
+
+// A run that a signal stopped exits with 128 + the signal, after its message.
+func TestRunInterrupted(t *testing.T) {
+	for sig, code := range map[syscall.Signal]int{syscall.SIGINT: 130, syscall.SIGTERM: 143} {
+		var stderr bytes.Buffer
+		err := fmt.Errorf("stopped: %w", &InterruptedError{Signal: sig, Err: errors.New("continue with: tool -resume")})
+		got := Run("tool", &stderr, func() (int, error) { return 0, nil }, func(int) error { return err })
+		if got != code || stderr.String() != "tool: stopped: continue with: tool -resume\n" {
+			t.Errorf("%v: exit %d, %q; want %d", sig, got, stderr.String(), code)
+		}
+	}
+}
+
+func TestWithHelpHint(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{errors.New("-frames -3: must be >= 0"), "-frames -3: must be >= 0 (-h for help)"},
+		{errors.New("give one scene (-h for help)"), "give one scene (-h for help)"},
+	} {
+		if got := WithHelpHint(c.err).Error(); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+	if WithHelpHint(nil) != nil || WithHelpHint(flag.ErrHelp) != flag.ErrHelp {
+		t.Error("nil or flag.ErrHelp changed")
 	}
 }

@@ -5,11 +5,11 @@ package meshfile
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"snowtools/formats/gltf"
+	"snowtools/formats/input"
 	"snowtools/formats/obj"
 	"snowtools/formats/stl"
 	"snowtools/levelset/geom"
@@ -53,22 +53,25 @@ func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 	default:
 		return nil, unknownFormat(path, ext)
 	}
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	var m *geom.Mesh
 	switch ext {
 	case ".stl":
-		return stl.Read(f)
+		m, err = stl.Read(f)
 	case ".ply":
-		m, err := decodePLY(f, true) // unbuffered: the reader buffers, and sizes its reads from the file
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return m, nil
+		m, err = decodePLY(f, true) // unbuffered: the reader buffers, and sizes its reads from the file
+	default:
+		m, err = obj.Read(f)
 	}
-	return obj.Read(f)
+	if err != nil {
+		// The readers take a stream and say where in it; the path says which file.
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
 }
 
 // Extensions lists the file extensions Read takes, lower case, with the dot.
@@ -92,7 +95,7 @@ func Bounds(path string) (lo, hi geom.Vec3, err error) {
 		lo, hi = m.Bounds()
 		return lo, hi, nil
 	}
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return lo, hi, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"snowtools/formats/input"
 	"snowtools/levelset/geom"
 )
 
@@ -53,6 +54,7 @@ type solverKeys struct {
 	FlipAlpha     *float64   `toml:"flip_alpha"`
 	FlipAlphaStep *float64   `toml:"flip_alpha_step"` // s: the step flip_alpha is meant for; 0: every step
 	Threads       *int       `toml:"threads"`
+	Memory        *string    `toml:"memory"` // the run's memory budget, as -memory takes it ("8G")
 	// Stage 6, section 6.1.
 	Integrator    *string  `toml:"integrator"`
 	Beta          *float64 `toml:"beta"`
@@ -169,11 +171,27 @@ type keyKeys struct {
 	Angle       *float64    `toml:"angle"`
 }
 
+// ReadFile reads the scene file at path: a regular file (a FIFO or a device such as
+// /dev/zero is refused at once, naming it) of at most MaxFileSize bytes, refused by
+// its size before it is read.
+func ReadFile(path string) ([]byte, error) {
+	return input.ReadFile(path, MaxFileSize)
+}
+
 // decode reads a scene's TOML. Errors say the line of a syntax error, or every key
-// the format does not know.
+// the format does not know. The text is read up to MaxFileSize bytes and checked
+// for nesting and dotted keys the parser would choke on (checkText) before it is
+// parsed.
 func decode(r io.Reader) (*sceneFile, error) {
+	text, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText(text); err != nil {
+		return nil, err
+	}
 	var f sceneFile
-	md, err := toml.NewDecoder(r).Decode(&f)
+	md, err := toml.Decode(string(text), &f)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {

@@ -29,7 +29,9 @@ func (l *loader) groundScene(f *sceneFile) (*Scene, error) {
 		return nil, err
 	}
 	set(&cfg.Gravity, f.Solver.Gravity)
-	set(&cfg.Threads, f.Solver.Threads)
+	if err := threads(&cfg.Threads, f.Solver.Threads); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, keyError("ground", "%v", err)
 	}

@@ -27,6 +27,9 @@ func Override(text []byte, sets []string) ([]byte, error) {
 		return text, nil
 	}
 	doc := map[string]any{}
+	if err := checkText(text); err != nil {
+		return text, nil // Read reports it, before parsing
+	}
 	if _, err := toml.Decode(string(text), &doc); err != nil {
 		return text, nil // Read reports the file's own errors, with their lines
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
@@ -40,6 +41,9 @@ type Scene struct {
 	// MeshAxes are the axes and unit of the meshes snowsim writes (colliders, ground),
 	// [output] up and scale, for DCCs that are Z up or not in metres.
 	MeshAxes geom.Axes
+	// Memory is the run's memory budget from solver.memory; Bytes is 0 when the
+	// scene does not set it (the -memory flag replaces it).
+	Memory budget.Budget
 	// Ground, when not nil, makes this a ground scene: Ground.Config holds the
 	// ground's settings and colliders, and Config, Sources and Materials are empty.
 	Ground *GroundScene
@@ -130,6 +134,10 @@ func framesAndOutput(f *sceneFile, pattern string) (*Scene, error) {
 	set(&sc.Frames, f.Time.Frames)
 	if sc.Frames < 1 {
 		return nil, keyError("time.frames", "%d: must be >= 1", sc.Frames)
+	}
+	var err error
+	if sc.Memory, err = memoryBudget(f.Solver.Memory); err != nil {
+		return nil, err
 	}
 	set(&sc.Start, f.Time.Start)
 	if sc.Start < 0 {

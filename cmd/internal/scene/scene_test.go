@@ -155,6 +155,9 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[time]\nmin_dt = 1\n", "time.min_dt: 1: must be in (0, max_dt]"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\n[time]\nwave_cells = 0\n", "time.wave_cells: 0: must be > 0"},
 		{base + "[solver]\nthreads = -1\n", "solver.threads: -1: must be >= 0"},
+		{base + "[solver]\nthreads = 100000000\n", "solver.threads 100000000: at most 1024"},
+		{base + "[solver]\nmemory = \"lots\"\n", `solver.memory: memory size "lots"`},
+		{base + "[solver]\nmemory = \"-1G\"\n", `solver.memory: memory size "-1G"`},
 		{base + "[solver]\ngravity = [nan, 0, 0]\n", "solver.gravity: [NaN 0 0]: must be finite"},
 		{base + "[sintering]\nstart = -1\n", "sintering.start: -1 s: must be >= 0"},
 		{strings.Replace(base, "h = 0.05", "h = 0.05\nwall_friction = -1", 1), "domain.wall_friction: -1: must be >= 0"},
@@ -175,6 +178,21 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "s.toml:") {
 			t.Errorf("error %q does not name %q and the file", err, c.want)
 		}
+	}
+}
+
+// solver.memory is the run's budget, named by its key; without it the scene leaves
+// the budget to snowsim (the zero Budget).
+func TestMemoryKey(t *testing.T) {
+	sc, err := Read("s.toml", strings.NewReader(minimalScene+"[solver]\nmemory = \"1.5G\"\nthreads = 1024\n"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Memory.Bytes != 3<<29 || sc.Memory.Source != `solver.memory = "1.5G"` || sc.Config.Threads != 1024 {
+		t.Errorf("memory %+v, threads %d", sc.Memory, sc.Config.Threads)
+	}
+	if sc, err = Read("s.toml", strings.NewReader(minimalScene), 1); err != nil || sc.Memory.Bytes != 0 {
+		t.Errorf("no key: %+v, %v", sc.Memory, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/levelset/geom"
 	"snowtools/simcore"
 	"snowtools/simcore/collider"
@@ -41,7 +42,9 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	}
 	set(&cfg.FlipAlpha, s.FlipAlpha)
 	set(&cfg.FlipAlphaStep, s.FlipAlphaStep)
-	set(&cfg.Threads, s.Threads)
+	if err := threads(&cfg.Threads, s.Threads); err != nil {
+		return cfg, err
+	}
 	if err := setChoice(&cfg.Integrator, s.Integrator, "solver.integrator", simcore.Explicit, simcore.SemiImplicit); err != nil {
 		return cfg, err
 	}
@@ -55,6 +58,32 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 		return cfg, err
 	}
 	return cfg, atKey(cfg.Validate(), configKey)
+}
+
+// threads sets a worker count from solver.threads, when present, refusing more than
+// budget.MaxThreads (the solver refuses a negative one).
+func threads(dst *int, value *int) error {
+	if value == nil {
+		return nil
+	}
+	if err := budget.CheckThreads("solver.threads", *value); err != nil {
+		return err
+	}
+	*dst = *value
+	return nil
+}
+
+// memoryBudget reads solver.memory, when present: the run's memory budget, a size
+// as the -memory flag takes it; the zero Budget when absent.
+func memoryBudget(value *string) (budget.Budget, error) {
+	if value == nil {
+		return budget.Budget{}, nil
+	}
+	bytes, err := budget.Parse(*value)
+	if err != nil {
+		return budget.Budget{}, keyError("solver.memory", "%v", err)
+	}
+	return budget.Budget{Bytes: bytes, Source: fmt.Sprintf("solver.memory = %q", *value)}, nil
 }
 
 // byName returns the one of values whose String is name.

@@ -2,9 +2,9 @@ package scene
 
 import (
 	"math"
-	"os"
 
 	"snowtools/formats/heightpng"
+	"snowtools/formats/input"
 	"snowtools/simcore/heightfield"
 )
 
@@ -43,7 +43,7 @@ func (l *loader) heightMap(k *heightMapKeys) (*heightfield.HeightMap, error) {
 		return nil, keyError("ground.height_map.path", "required")
 	}
 	path := l.path(k.Path)
-	f, err := os.Open(path)
+	f, err := input.Open(path)
 	if err != nil {
 		return nil, keyError("ground.height_map.path", "%v", err)
 	}

@@ -123,3 +123,18 @@ func splitNumber(name string) (prefix string, frame int, ext string, ok bool) {
 	frame, ok = parseFrame(stem[i:])
 	return stem[:i], frame, ext, ok
 }
+
+// Outside returns the existing files of the pattern p whose frame numbers lie outside
+// first..last, sorted by number: what a run that writes frames first..last of p would
+// leave beside its own from an earlier run, for a reader to take as one sequence. A
+// folder that does not exist has none.
+func Outside(p Pattern, first, last int) ([]Frame, error) {
+	frames, err := collect(p.dir, p.Match, p.text)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(frames, func(f Frame) bool { return f.Number >= first && f.Number <= last }), nil
+}

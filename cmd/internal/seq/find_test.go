@@ -198,3 +198,26 @@ func TestFindRelative(t *testing.T) {
 		}
 	}
 }
+
+// Outside lists the pattern's frames before first and after last, and nothing of
+// other patterns or paddings.
+func TestOutside(t *testing.T) {
+	dir := t.TempDir()
+	touch(t, dir, "snow.0001.prt", "snow.0003.prt", "snow.0005.prt", "snow.0009.prt", "snow.009.prt", "snow.0010.png", "spray.0011.prt", ".snow.0012.prt.tmp1")
+	p, _, _ := ParsePattern(filepath.Join(dir, "snow.####.prt"))
+	frames, err := Outside(p, 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, f := range frames {
+		got = append(got, f.Number)
+	}
+	if !reflect.DeepEqual(got, []int{1, 9}) || frames[1].Path != filepath.Join(dir, "snow.0009.prt") {
+		t.Errorf("outside 2-5: %v", frames)
+	}
+	missing, _, _ := ParsePattern(filepath.Join(dir, "none", "a.####.prt"))
+	if frames, err := Outside(missing, 0, 1); err != nil || frames != nil {
+		t.Errorf("missing folder: %v, %v", frames, err)
+	}
+}
