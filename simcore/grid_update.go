@@ -26,6 +26,9 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 	if s.semiImplicit() {
 		s.implicit.resizeNodes(len(g.blocks) * blockNodes) // for setRightHandSide
 	}
+	for w := range s.work {
+		s.work[w].gridMotion = gridMotion{}
+	}
 	parallel.For(s.threads, len(g.blocks), func(w, bi int) {
 		c := g.coords[bi]
 		centre := geom.Vec3{
@@ -33,14 +36,16 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 			(float64(c[1]<<blockShift) + 1.5) * h,
 			(float64(c[2]<<blockShift) + 1.5) * h,
 		}
-		near := s.work[w].nearColliders(s.colliders, centre, reach, t1)
-		s.updateGridBlock(bi, near, gravity, decay, dt, t1)
+		ws := &s.work[w]
+		near := ws.nearColliders(s.colliders, centre, reach, t1)
+		ws.gridMotion.add(s.updateGridBlock(bi, near, gravity, decay, dt, t1))
 	})
 }
 
 // updateGridBlock is updateGrid on the nodes of block bi, with near the colliders
-// within reach of the block and decay the damping factor of velocityStar.
-func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) {
+// within reach of the block and decay the damping factor of velocityStar. It returns
+// the motion of the block's nodes before and after the collisions (see Freeze).
+func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) (m gridMotion) {
 	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
 	for a := 0; a < blockWidth; a++ {
 		for b := 0; b < blockWidth; b++ {
@@ -55,6 +60,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				n.velocityStar(&vn, &vStar, &gravity, decay, dt)  // 4
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
+				m.note(n.mass, &vStar, &v)
 				if s.semiImplicit() {
 					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
 				} else {
@@ -63,6 +69,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 			}
 		}
 	}
+	return m
 }
 
 // velocityStar is stage 4 for a node with mass: it sets vn to the node's velocity

@@ -90,3 +90,32 @@ func (s *Sim) pressDensity(x geom.Vec3) geom.Vec3 {
 	}
 	return f
 }
+
+// pressAcceleration returns a bound on the acceleration (m/s^2) that the presses
+// acting at time t give any particle, and the number (from 1) of the press with the
+// largest force density, 0 when none acts. A press's force density is at most
+// Pressure / Radius, on the particle's volume V_p^0, so particle p accelerates at most
+// (sum_k P_k / R_k) V_p^0 / m_p: the bound takes the largest V_p^0 / m_p, the inverse
+// of the lowest density that stage 2 measured.
+func (s *Sim) pressAcceleration(t float64) (a float64, strongest int) {
+	density, largest := 0.0, 0.0
+	for k := range s.cfg.Presses {
+		p := &s.cfg.Presses[k]
+		if !p.active(t) {
+			continue
+		}
+		f := p.Pressure / p.Radius
+		density += f
+		if f > largest {
+			largest, strongest = f, k+1
+		}
+	}
+	if density == 0 {
+		return 0, strongest
+	}
+	volumePerMass := 0.0
+	for i := range s.P.Mass {
+		volumePerMass = max(volumePerMass, float64(s.P.Vol0[i])/float64(s.P.Mass[i]))
+	}
+	return density * volumePerMass, strongest
+}

@@ -140,6 +140,9 @@ func TestPressHoldsThenReleases(t *testing.T) {
 	if !(j < 0.99) {
 		t.Errorf("mean J %.4f after pressing at 600 Pa: the snow was not compressed", j)
 	}
+	if f := s.Frozen(); f != nil {
+		t.Errorf("the pressed ball: Frozen %+v, want nil", *f)
+	}
 	stepFor(t, s, 0.1)
 	if fell := c[1] - centroid(s.P)[1]; math.Abs(fell-9.81*0.1*0.1/2) > 0.01 {
 		t.Errorf("released ball fell %.3f m in 0.1 s, want about g t^2 / 2 = 0.049", fell)

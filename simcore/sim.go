@@ -182,6 +182,7 @@ type Sim struct {
 
 	maxSpeed, maxWaveSpeed float64 // from the last step, for the next time step
 	pressed                []Press // the presses that act in this step
+	frozen                 *Freeze // the first step that froze the snow (Frozen)
 	implicit               implicitState
 }
 
@@ -193,6 +194,8 @@ type workerScratch struct {
 	near       []collider.Collider // the colliders within reach of the current block
 	vecIn      window[geom.Vec3]   // the semi-implicit solve's gather
 	vecOut     window[geom.Vec3]   // and scatter
+
+	gridMotion gridMotion // of the worker's grid nodes in this step (updateGrid; see Freeze)
 }
 
 // stepStats gathers per-worker results of the particle update.
@@ -279,7 +282,43 @@ func (s *Sim) stableDt() float64 {
 	if s.semiImplicit() && s.maxWaveSpeed > 0 {
 		dt = math.Min(dt, s.cfg.WaveCells*s.cfg.H/s.maxWaveSpeed)
 	}
+	if a, _ := s.bodyAcceleration(); a > 0 {
+		dt = math.Min(dt, s.accelerationDt(a))
+	}
 	return dt
+}
+
+// bodyAcceleration returns a bound on the acceleration (m/s^2) that the body forces of
+// the step that starts now give a particle, gravity and the presses, and the number of
+// the strongest press acting (0 for none; see pressAcceleration).
+func (s *Sim) bodyAcceleration() (a float64, press int) {
+	a, press = s.pressAcceleration(s.Time)
+	g := s.gravity()
+	return a + g.Norm(), press
+}
+
+// accelerationDt returns the longest step in which a body force of acceleration a moves
+// snow at rest by at most the CFL fraction of a cell: the step's velocity a dt carries
+// it a dt^2 (stage 10 moves by the new velocity), so dt = sqrt(CFL h / a). The speed
+// limit resolves motion under way; this one resolves the motion a force starts. Without
+// it a strong press's first step was as long as the elastic wave allowed, and its
+// a dt carried every grid node's end point x + dt v* past a wall (issue 24).
+func (s *Sim) accelerationDt(a float64) float64 {
+	return math.Sqrt(s.cfg.StepCFL() * s.cfg.H / a)
+}
+
+// unresolvedPress returns an error naming the strongest press, its pressure, when the
+// body forces alone need a step shorter than MinDt; nil otherwise.
+func (s *Sim) unresolvedPress() error {
+	a, k := s.bodyAcceleration()
+	if k == 0 || !(s.accelerationDt(a) < s.cfg.MinDt) {
+		return nil
+	}
+	p := &s.cfg.Presses[k-1]
+	return fmt.Errorf("press %d: %w", k, badSetting("pressure",
+		"%g Pa over a radius of %g m accelerates the snow at up to %.3g m/s^2, which needs steps of %.3g s, "+
+			"below min_dt %.3g s: the step cannot resolve the press; lower the pressure",
+		p.Pressure, p.Radius, a, s.accelerationDt(a), s.cfg.MinDt))
 }
 
 // Advance steps until exactly time t, shortening the last steps so that one lands on t
@@ -289,6 +328,9 @@ func (s *Sim) Advance(t float64) (int, error) {
 	for s.Time < t {
 		dt := s.stableDt()
 		if dt < s.cfg.MinDt {
+			if err := s.unresolvedPress(); err != nil {
+				return steps, fmt.Errorf("step %d at t = %.6g s: %w", s.Steps, s.Time, err)
+			}
 			return steps, fmt.Errorf("step %d at t = %.6g s: %w: the stable time step %.3g s is below min_dt %.3g s "+
 				"(fastest particle %.3g m/s, elastic wave speed %.3g m/s): the snow is moving or stiffening faster than the "+
 				"time step can follow; check the material's E0 and xi, initial velocities and colliders",

@@ -204,6 +204,7 @@ type solverHealth struct {
 	sim         *simcore.Sim
 	iterations  int64 // at the end of the previous frame
 	unconverged int64
+	frozen      bool // warned of a step that froze the snow (simcore.Freeze)
 }
 
 func newSolverHealth(cfg *simcore.Config, sim *simcore.Sim) *solverHealth {
@@ -227,6 +228,14 @@ func (h *solverHealth) afterFrame(f, steps int, progress *cli.Progress, log io.W
 			"tolerance = %g (last step: %.2g); the snow is too stiff for the time step: lower cfl, wave_cells or max_dt\n",
 			f, n-h.unconverged, steps, cfg.SolverMaxIterations, cfg.SolverTolerance, residual)
 		h.unconverged = n
+	}
+	if fz := sim.Frozen(); fz != nil && !h.frozen {
+		progress.Done()
+		fmt.Fprintf(log, "snowsim: warning: frame %d: step %d at t = %.6g s stopped every particle although its forces moved the grid "+
+			"at up to %.3g m/s, with the nearest particle %.3g m from a collider or wall: the step was too long for the forces "+
+			"(a press's pressure, a collider's speed); the frames from here show snow that does not move\n",
+			f, fz.Steps, fz.Time, fz.GridSpeed, fz.Gap)
+		h.frozen = true
 	}
 	return solver
 }

@@ -4,6 +4,10 @@
 //   - decode (file.go, file_ground.go): the TOML text into plain tables, one field a
 //     key, pointers where "absent" and "zero" differ; a key the format does not know
 //     is an error.
+//   - check values (values.go): every number of every table, in one walk over the
+//     decoded tables: NaN and infinities are refused, and so are the absurd
+//     magnitudes of valueRanges (a press over 1e8 Pa, E0 over 1e12 Pa, a density
+//     that is not positive or above 1e4 kg/m^3), each naming its key and range.
 //   - load: the tables into the solvers' types (simcore.Config and Source,
 //     heightfield.Config, colliders), with the defaults of absent keys, reading the
 //     files the scene names (meshes and VDB level sets for snow and colliders, VDB

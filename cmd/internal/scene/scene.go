@@ -82,6 +82,9 @@ func (l *loader) read(r io.Reader) (*Scene, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkValues(f); err != nil {
+		return nil, err
+	}
 	if f.Ground != nil {
 		return l.groundScene(f)
 	}

@@ -130,7 +130,7 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{strings.Replace(base, "h = 0.05", "h = 0", 1), "domain.h"},
 		{strings.Replace(base, "max = [1, 1, 1]", "max = [1, 0, 1]", 1), "domain: [0 0 0] to [1 0 1]: must be at least 4 cells wide"},
 		{base + "[materials.wet]\nnu = 0.5\n", "materials.wet.nu: 0.5: must be in (0, 0.5)"},
-		{base + "[materials.wet]\nE0 = -3\n", "materials.wet.E0: -3: must be > 0"},
+		{base + "[materials.wet]\nE0 = -3\n", "materials.wet.E0: -3 Pa: must be in (0, 1e+12] Pa"},
 		{base + "[materials.wet]\ntheta_c = 1.5\n", "materials.wet.theta_c: 1.5: must be in [0, 1)"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.6", 1), "snow[1]: the sphere"},
 		{strings.Replace(base, "radius = 0.2", "radius = 0.2\nmaterial = \"granite\"", 1), "snow[1].material"},

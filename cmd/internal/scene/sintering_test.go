@@ -60,7 +60,7 @@ func TestSinteringSceneErrors(t *testing.T) {
 		{minimalScene + "[solver]\ngravity_start = -1\n", "solver.gravity_start: -1 s: must be >= 0"},
 		{minimalScene + strings.Replace(press, "radius = 0.2\n", "", 1), "press[1].radius: required"},
 		{minimalScene + strings.Replace(press, "pressure = 100\n", "", 1), "press[1].pressure: required"},
-		{minimalScene + strings.Replace(press, "pressure = 100", "pressure = -5", 1), "press[1].pressure: -5 Pa: must be >= 0"},
+		{minimalScene + strings.Replace(press, "pressure = 100", "pressure = -5", 1), "press[1].pressure: -5 Pa: must be in [0, 1e+08] Pa"},
 		{minimalScene + press + "axis = [0, 0, 0]\n", "press[1].axis"},
 		{minimalScene + press + "start = 1\nend = 0.5\n", "press[1].end: 0.5 s: must be after the start 1 s"},
 	} {
