@@ -21,23 +21,13 @@ func bombStream(t testing.TB, count, dataBytes int64) io.ReadCloser {
 	file, _ := writeSnow(t, 0)
 	head := bytes.Clone(file[:layoutOf(file).data])
 	put64(head, offCount, count)
-	pr, pw := io.Pipe()
-	go func() {
-		zw, _ := zlib.NewWriterLevel(pw, zlib.BestSpeed)
-		zeros := make([]byte, 1<<20)
-		var err error
-		for left := dataBytes; left > 0 && err == nil; left -= int64(len(zeros)) {
-			_, err = zw.Write(zeros[:min(left, int64(len(zeros)))])
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
+	zeros := limittest.CompressedZeros(nil, dataBytes, func(w io.Writer) (io.WriteCloser, error) {
+		return zlib.NewWriterLevel(w, zlib.BestSpeed)
+	})
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytes.NewReader(head), pr), pr}
+	}{io.MultiReader(bytes.NewReader(head), zeros), zeros}
 }
 
 // snowSize is the bytes per particle of the snow layout.

@@ -120,3 +120,26 @@ func Tool(t *testing.T, lim Limits, run func(stderr io.Writer) int) (status int,
 	}
 	return status, msgs, res
 }
+
+// CompressedZeros returns a reader of what a compressor (from newWriter) makes of
+// prefix followed by n zero bytes, compressed as it is read, through a pipe: a
+// decompression bomb of gigabytes from a few megabytes, without holding either.
+// Close stops the compressor.
+func CompressedZeros(prefix []byte, n int64, newWriter func(io.Writer) (io.WriteCloser, error)) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		zw, err := newWriter(pw)
+		if err == nil {
+			_, err = zw.Write(prefix)
+		}
+		zeros := make([]byte, 1<<20)
+		for left := n; left > 0 && err == nil; left -= int64(len(zeros)) {
+			_, err = zw.Write(zeros[:min(left, int64(len(zeros)))])
+		}
+		if err == nil {
+			err = zw.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr
+}

@@ -23,26 +23,14 @@ func bombStream(t testing.TB, count uint32, dataBytes int64) io.ReadCloser {
 	file := encode(t, Header{Frame: 3}, &simcore.State{})
 	head := statePayload(t, file)[:stateHead]
 	binary.LittleEndian.PutUint32(head[36:], count)
-	pr, pw := io.Pipe()
-	go func() {
-		zw, err := zstd.NewWriter(pw, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(windowSize),
+	zeros := limittest.CompressedZeros(head, dataBytes, func(w io.Writer) (io.WriteCloser, error) {
+		return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(windowSize),
 			zstd.WithEncoderConcurrency(1))
-		if err == nil {
-			_, err = zw.Write(head)
-		}
-		zeros := make([]byte, 1<<20)
-		for left := dataBytes; left > 0 && err == nil; left -= int64(len(zeros)) {
-			_, err = zw.Write(zeros[:min(left, int64(len(zeros)))])
-		}
-		if err == nil {
-			err = zw.Close()
-		}
-		pw.CloseWithError(err)
-	}()
+	})
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytes.NewReader(file[:headerSize]), pr), pr}
+	}{io.MultiReader(bytes.NewReader(file[:headerSize]), zeros), zeros}
 }
 
 // TestDecompressionBombs: 4 GiB of zeros behind a state header fail at once and in
