@@ -90,7 +90,7 @@ func newClusterReport(s *settings, jobs []job) (*clusterReport, error) {
 }
 
 func (c *clusterReport) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
+	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}

@@ -213,7 +213,7 @@ func (c *comparison) frameScene(s *settings) error {
 		for i, j := range row {
 			rowFrames[i] = j.in
 		}
-		rlo, rhi, err := sequenceBounds(rowFrames)
+		rlo, rhi, err := s.sequenceBounds(rowFrames)
 		if err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ func pictureColorRange(s *settings, jobs []job) (colormap.Range, error) {
 	empty := make([]bool, len(jobs))
 	errs := make([]error, len(jobs))
 	parallel.For(s.threads, len(jobs), func(_, i int) {
-		f, err := readFrame(jobs[i].in.Path)
+		f, err := s.readFrame(jobs[i].in.Path)
 		if err == nil && f.Len() == 0 {
 			empty[i] = true
 			return

@@ -19,14 +19,15 @@ type frame struct {
 	pos []float32 // the positions, once decoded
 }
 
-// readFrame reads a whole PRT file.
-func readFrame(path string) (*frame, error) {
+// readFrame reads a whole PRT file, of at most the memory budget's bytes of particle
+// data (prt.DefaultMaxData when none is set).
+func (s *settings) readFrame(path string) (*frame, error) {
 	f, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	pf, err := prt.ReadAll(bufio.NewReaderSize(f, 1<<20))
+	pf, err := prt.ReadAllLimit(bufio.NewReaderSize(f, 1<<20), s.budget.Bytes)
 	if err != nil {
 		return nil, err
 	}
@@ -56,8 +57,8 @@ func (f *frame) positions() ([]float32, error) {
 }
 
 // readPositions reads the frame at path and its positions.
-func readPositions(path string) (*frame, []float32, error) {
-	f, err := readFrame(path)
+func (s *settings) readPositions(path string) (*frame, []float32, error) {
+	f, err := s.readFrame(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,7 +186,7 @@ func (s *settings) colorValues(f *frame) ([]float32, error) {
 
 // fileBounds returns the box of the particles of a file, from its BoundBox metadata when
 // it has one (reading only the header), else from the positions.
-func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
+func (s *settings) fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
 	h, err := readHeader(path)
 	if err != nil {
 		return lo, hi, 0, err
@@ -193,7 +194,7 @@ func fileBounds(path string) (lo, hi [3]float64, n int64, err error) {
 	if box, ok := h.Float64Meta("", "BoundBox"); ok && len(box) == 6 && !slices.ContainsFunc(box, math.IsNaN) {
 		return [3]float64(box[:3]), [3]float64(box[3:]), h.Count, nil
 	}
-	f, err := readFrame(path)
+	f, err := s.readFrame(path)
 	if err != nil {
 		return lo, hi, 0, err
 	}

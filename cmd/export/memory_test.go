@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"snowtools/cmd/internal/budget"
 	"snowtools/levelset/limittest"
 )
 
@@ -40,5 +41,19 @@ func TestHostileFlags(t *testing.T) {
 				t.Errorf("exit %d, %q does not say %q", status, msgs, c.want)
 			}
 		})
+	}
+}
+
+// A frame is read within the memory budget: its header's particle data beyond it is
+// refused before anything is decompressed.
+func TestFrameWithinBudget(t *testing.T) {
+	in, _ := writeSequence(t, t.TempDir(), 1)
+	path := strings.Replace(in, "####", "0001", 1)
+	if _, err := (&settings{}).readFrame(path); err != nil {
+		t.Fatalf("without a budget: %v", err)
+	}
+	s := &settings{budget: budget.Budget{Bytes: 100, Source: "-memory"}}
+	if _, err := s.readFrame(path); err == nil || !strings.Contains(err.Error(), "more than the limit of 100") {
+		t.Errorf("a budget of 100 bytes: %v", err)
 	}
 }

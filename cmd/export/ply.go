@@ -29,7 +29,7 @@ type plyColumn struct {
 }
 
 func (c *plyConverter) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
+	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}

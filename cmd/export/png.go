@@ -156,7 +156,7 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 	if err != nil {
 		return nil, err
 	}
-	lo, hi, err := sequenceBounds(all)
+	lo, hi, err := s.sequenceBounds(all)
 	if err != nil {
 		return nil, err
 	}
@@ -193,11 +193,11 @@ func newPNGConverter(s *settings, jobs []job) (*pngConverter, error) {
 
 // sequenceBounds returns the box of the particles of frames (empty, lo > hi, when
 // they have none), from their headers where they can tell.
-func sequenceBounds(frames []seq.Frame) (lo, hi geom.Vec3, err error) {
+func (s *settings) sequenceBounds(frames []seq.Frame) (lo, hi geom.Vec3, err error) {
 	lo = geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)}
 	hi = lo.Scale(-1)
 	for _, f := range frames {
-		flo, fhi, n, err := fileBounds(f.Path)
+		flo, fhi, n, err := s.fileBounds(f.Path)
 		if err != nil {
 			return lo, hi, fmt.Errorf("frame %d (%s): %v", f.Number, f.Path, err)
 		}
@@ -250,7 +250,7 @@ func particleRadius(s *settings, paths []string) (float32, error) {
 		return float32(s.view.radius), nil
 	}
 	for _, path := range paths {
-		f, err := readFrame(path)
+		f, err := s.readFrame(path)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", path, err)
 		}
@@ -348,7 +348,7 @@ func (c *pngConverter) convert(j job, threads int) result {
 // points reads the frame at path as the renderer's spheres of the given radius,
 // coloured by -color.
 func (s *settings) points(path string, radius float32) (*frame, preview.Points, error) {
-	f, pos, err := readPositions(path)
+	f, pos, err := s.readPositions(path)
 	if err != nil {
 		return nil, preview.Points{}, err
 	}
@@ -362,7 +362,7 @@ func (s *settings) points(path string, radius float32) (*frame, preview.Points, 
 // surfaceForPreview reads the frame at path and meshes its surface (surfaceMesh)
 // for the renderer.
 func (s *settings) surfaceForPreview(path string, threads int) (*frame, *preview.Mesh, error) {
-	f, err := readFrame(path)
+	f, err := s.readFrame(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,7 +19,7 @@ type channelCopy struct {
 }
 
 func (c *prtConverter) convert(j job, _ int) result {
-	f, err := readFrame(j.in.Path)
+	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}

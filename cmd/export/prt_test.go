@@ -14,7 +14,7 @@ import (
 
 func readPRT(t *testing.T, path string) *prt.Frame {
 	t.Helper()
-	f, err := readFrame(path)
+	f, err := (&settings{}).readFrame(path)
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

@@ -177,7 +177,7 @@ type surfaceFrame struct {
 // temporary one, renamed when complete), not first into memory: a frame's outputs
 // are tens of megabytes.
 func (c *surfaceConverter) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
+	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}

@@ -17,7 +17,7 @@ import (
 type vdbConverter struct{ s *settings }
 
 func (c *vdbConverter) convert(j job, threads int) result {
-	f, err := readFrame(j.in.Path)
+	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
 		return result{err: err}
 	}
