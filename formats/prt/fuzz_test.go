@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"testing"
 )
 
@@ -40,9 +41,24 @@ func FuzzReader(f *testing.F) {
 	w.Write([]byte{42})
 	w.Close()
 	f.Add(buf.Bytes())
+	// More particles than ReadAll's default limit, and data that ends early.
+	huge := append([]byte{}, buf.Bytes()...)
+	put64(huge, offCount, 3472328296227680304)
+	f.Add(huge[:len(huge)-1])
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fr, err := ReadAll(bytes.NewReader(data))
+		// Without a limit the particle buffer still grows only as data is
+		// decompressed, so a huge declared count in a small input is safe.
+		fr, err := ReadAllLimit(bytes.NewReader(data), math.MaxInt64)
+		_, lerr := ReadAll(bytes.NewReader(data))
+		if fe := (*FormatError)(nil); lerr != nil && !errors.As(lerr, &fe) {
+			t.Fatalf("ReadAll error %v (%T) is not a *FormatError", lerr, lerr)
+		}
+		if lerr != nil && err == nil {
+			t.Fatalf("ReadAll refused what ReadAllLimit without a limit read: %v", lerr)
+		} else if lerr == nil && err != nil {
+			t.Fatalf("ReadAll read what ReadAllLimit without a limit refused: %v", err)
+		}
 		if err != nil {
 			var fe *FormatError
 			if !errors.As(err, &fe) {
