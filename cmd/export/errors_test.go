@@ -64,7 +64,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 // -h prints help with examples and exits with 0; a usage error is one line that names
-// the flag or arguments at fault, without the help.
+// the flag or arguments at fault and points to -h, without the help.
 func TestHelpAndUsageLines(t *testing.T) {
 	if code, log := runExport(t, "-h"); code != 0 || !strings.Contains(log, "Examples:") || !strings.Contains(log, "-to format") {
 		t.Errorf("-h: exit %d, %q", code, log)
@@ -73,8 +73,8 @@ func TestHelpAndUsageLines(t *testing.T) {
 		args []string
 		want string // the whole of stderr
 	}{
-		{[]string{"-to", "ply", "-threads", "-1", "in.prt", "out.ply"}, "export: -threads -1: must be positive\n"},
-		{[]string{"-to", "ply", "-threads", "all", "in.prt", "out.ply"}, `export: invalid value "all" for flag -threads: parse error` + "\n"},
+		{[]string{"-to", "ply", "-threads", "-1", "in.prt", "out.ply"}, "export: -threads -1: must be positive (-h for help)\n"},
+		{[]string{"-to", "ply", "-threads", "all", "in.prt", "out.ply"}, `export: invalid value "all" for flag -threads: parse error (-h for help)` + "\n"},
 		{[]string{"-to", "ply", "in.prt"}, `export: -to ply: give the input and the output, not ["in.prt"] (-h for help)` + "\n"},
 		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters, compare or surface (-h for help)\n"},
 	} {

@@ -88,7 +88,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	return cli.Run("snowsim", stderr,
-		func() (*settings, error) { s, err := parseFlags(args, stderr); return s, cli.WithHelpHint(err) },
+		func() (*settings, error) { return parseFlags(args, stderr) },
 		func(s *settings) error { return act(s, stdout, stderr) })
 }
 

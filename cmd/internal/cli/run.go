@@ -17,16 +17,16 @@ const (
 )
 
 // Run is the body of a tool's main: parse reads the flags into settings (its errors
-// are usage errors; flag.ErrHelp after -h is none), act does the work. Errors go to
-// stderr as "name: error", and the exit status says which kind failed; act can mark
-// an error as the command line's fault with UsageError.
+// are usage errors, printed with a pointer to -h; flag.ErrHelp after -h is none), act
+// does the work. Errors go to stderr as "name: error", and the exit status says which
+// kind failed; act can mark an error as the command line's fault with UsageError.
 func Run[S any](name string, stderr io.Writer, parse func() (S, error), act func(S) error) int {
 	s, err := parse()
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		fmt.Fprintf(stderr, "%s: %v\n", name, WithHelpHint(err))
 		return ExitUsage
 	}
 	if err := act(s); err != nil {

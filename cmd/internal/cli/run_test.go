@@ -35,9 +35,9 @@ func TestRunExitStatuses(t *testing.T) {
 		want   string // the whole of stderr
 	}{
 		{[]string{"-n", "2"}, nil, 0, ""},
-		{[]string{"-n", "0"}, nil, ExitUsage, "tool: -n 0: must be > 0\n"},
-		{[]string{"-n", "x"}, nil, ExitUsage, `tool: invalid value "x" for flag -n: parse error` + "\n"},
-		{[]string{"-m"}, nil, ExitUsage, "tool: flag provided but not defined: -m\n"},
+		{[]string{"-n", "0"}, nil, ExitUsage, "tool: -n 0: must be > 0 (-h for help)\n"},
+		{[]string{"-n", "x"}, nil, ExitUsage, `tool: invalid value "x" for flag -n: parse error (-h for help)` + "\n"},
+		{[]string{"-m"}, nil, ExitUsage, "tool: flag provided but not defined: -m (-h for help)\n"},
 		{nil, errors.New("disk full"), ExitFailure, "tool: disk full\n"},
 		{nil, fmt.Errorf("scene: %w", &UsageError{Err: errors.New("-set x: no such key")}), ExitUsage, "tool: scene: -set x: no such key\n"},
 	} {
