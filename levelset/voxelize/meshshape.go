@@ -68,7 +68,7 @@ func NewMeshShape(m *geom.Mesh) (*MeshShape, error) {
 	if !(area > 0) {
 		return nil, fmt.Errorf("mesh of %d triangles has no area: it bounds no solid", len(s.mesh.Triangles))
 	}
-	s.flip = enclosedVolume(&s.mesh, newRimPatches(&s.mesh, s.topo)) < 0
+	s.flip = enclosedVolume(&s.mesh, newRimPatches(&s.mesh, findRim(s.mesh.Triangles, s.topo))) < 0
 	s.bvh = NewBVH(&s.mesh)
 	s.pn = NewPseudonormals(&s.mesh, s.topo)
 	s.closed = s.topo.Closed && coincident.sheets == 0

@@ -9,7 +9,7 @@ import (
 // How far the winding number can be from a whole number, from patches over the
 // holes.
 //
-// The rim C of an open mesh M (rimEdges: its boundary as a chain, each edge with
+// The rim C of an open mesh M (findRim: its boundary as a chain, each edge with
 // its net multiplicity) is a cycle: at every vertex as many edges arrive as leave.
 // So is each of its connected components, and the fan S_c of triangles (X_c, a, b)
 // over a component's edges a -> b, from any point X_c and taken with the edges'
@@ -52,9 +52,10 @@ type fanTriangle struct {
 	mult    float64
 }
 
-// newRimPatches returns the patches over the rim of m, or nil when it has none.
-func newRimPatches(m *geom.Mesh, topo *geom.Topology) *rimPatches {
-	edges, mult := rimEdges(m.Triangles, topo)
+// newRimPatches returns the patches over the rim of m (see findRim), or nil when it
+// has none.
+func newRimPatches(m *geom.Mesh, rim meshRim) *rimPatches {
+	edges, mult := rim.edges, rim.mult
 	if len(edges) == 0 {
 		return nil
 	}

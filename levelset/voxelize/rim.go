@@ -49,10 +49,10 @@ type rimNode struct {
 	radius float64   // rho: half its diagonal
 }
 
-// newRimSlope finds the rim of the mesh from its topology, or returns nil when there
-// is none (w is then constant off the surface).
-func newRimSlope(m *geom.Mesh, topo *geom.Topology) *rimSlope {
-	edges, mult := rimEdges(m.Triangles, topo)
+// newRimSlope returns the slope bound of the rim of m (see findRim), or nil when
+// there is none (w is then constant off the surface).
+func newRimSlope(m *geom.Mesh, rim meshRim) *rimSlope {
+	edges, mult := rim.edges, rim.mult
 	if len(edges) == 0 {
 		return nil
 	}
@@ -88,10 +88,20 @@ func newRimSlope(m *geom.Mesh, topo *geom.Topology) *rimSlope {
 	return r
 }
 
-// rimEdges returns the edges of the mesh's rim and their net multiplicities: the
+// meshRim is the rim of a mesh: its edges (lower vertex index first) and their net
+// multiplicities. Found once per mesh, it serves both the slope bound (rimSlope) and
+// the patches that close the holes (rimPatches).
+type meshRim struct {
+	edges [][2]int32
+	mult  []int32
+}
+
+// findRim returns the edges of the mesh's rim and their net multiplicities: the
 // edges that topo finds on a boundary or non-manifold, with the triangles that run
 // along each summed as +1 from its lower vertex index to its higher and -1 back.
-func rimEdges(triangles [][3]int32, topo *geom.Topology) (edges [][2]int32, mult []int32) {
+func findRim(triangles [][3]int32, topo *geom.Topology) meshRim {
+	var edges [][2]int32
+	var mult []int32
 	type halfEdge struct {
 		lo, hi int32
 		dir    int32 // +1 from lo to hi, -1 back
@@ -127,7 +137,7 @@ func rimEdges(triangles [][3]int32, topo *geom.Topology) (edges [][2]int32, mult
 		}
 		i = j
 	}
-	return edges, mult
+	return meshRim{edges, mult}
 }
 
 // bound returns G >= |grad w| at every point within radius of centre, or +Inf when

@@ -23,7 +23,7 @@ func TestRimSlopeBoundsTheGradient(t *testing.T) {
 		{"L prism without a triangle", withoutTriangle(lPrism(0.5, 0.5, 2), 3)},
 		{"pot", pot(24)},
 	} {
-		r := newRimSlope(tc.m, geom.NewTopology(tc.m.Triangles))
+		r := newRimSlope(tc.m, findRim(tc.m.Triangles, geom.NewTopology(tc.m.Triangles)))
 		lo, hi := tc.m.Bounds()
 		size := hi.Sub(lo).Norm()
 		worst, ratioSum, n := 0.0, 0.0, 0
@@ -73,7 +73,8 @@ func TestRimEdges(t *testing.T) {
 		{"box without a triangle", withoutTriangle(box, 5), []int32{1, 1, 1}},
 		{"box with a triangle turned over", flipped, []int32{2, 2, 2}},
 	} {
-		edges, mult := rimEdges(tc.m.Triangles, geom.NewTopology(tc.m.Triangles))
+		rim := findRim(tc.m.Triangles, geom.NewTopology(tc.m.Triangles))
+		edges, mult := rim.edges, rim.mult
 		var got []int32
 		for _, k := range mult {
 			got = append(got, max(k, -k))
@@ -81,7 +82,7 @@ func TestRimEdges(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%s: rim edges %v with multiplicities %v, want %v", tc.name, edges, mult, tc.want)
 		}
-		if r := newRimSlope(tc.m, geom.NewTopology(tc.m.Triangles)); (r == nil) != (tc.want == nil) {
+		if r := newRimSlope(tc.m, findRim(tc.m.Triangles, geom.NewTopology(tc.m.Triangles))); (r == nil) != (tc.want == nil) {
 			t.Errorf("%s: rimSlope %v", tc.name, r)
 		}
 	}

@@ -100,7 +100,9 @@ func newVoxelizer(m *geom.Mesh, opt Options, sheets bool) *voxelizer {
 			v.sign = SignPseudonormal
 		}
 	}
-	// The mesh's structures do not depend on each other: built at the same time.
+	// The mesh's structures do not depend on each other: built at the same time,
+	// after the rim that two of them share.
+	rim := findRim(m.Triangles, opt.Topology)
 	parallel.For(opt.Threads, 4, func(_, part int) {
 		switch part {
 		case 0:
@@ -109,11 +111,11 @@ func newVoxelizer(m *geom.Mesh, opt Options, sheets bool) *voxelizer {
 			v.pn = NewPseudonormals(m, opt.Topology)
 		case 2:
 			if v.sign == SignWinding {
-				v.rim = newRimSlope(m, opt.Topology)
+				v.rim = newRimSlope(m, rim)
 			}
 		case 3:
 			// The fans close the mesh for its volume, whatever the sign method.
-			patches := newRimPatches(m, opt.Topology)
+			patches := newRimPatches(m, rim)
 			v.insideOut = enclosedVolume(m, patches) < 0
 			if v.sign == SignWinding {
 				v.patches = patches

@@ -28,7 +28,7 @@ func TestFansCloseTheRim(t *testing.T) {
 		{"box with a triangle turned over", flipped},
 		{"soup of 40 triangles", randomSoup(rng, 40)},
 	} {
-		p := newRimPatches(tc.m, geom.NewTopology(tc.m.Triangles))
+		p := newRimPatches(tc.m, findRim(tc.m.Triangles, geom.NewTopology(tc.m.Triangles)))
 		lo, hi := tc.m.Bounds()
 		worst := 0.0
 		for range 300 {
