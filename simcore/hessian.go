@@ -83,20 +83,25 @@ func stiffnessOf(f *linalg.Mat3, mu, lambda, vol0, invH float64) stiffness {
 // rotation returns U in float64.
 func (k *stiffness) rotation() linalg.Mat3 { return k.u.mat3() }
 
-// frame applies M to G = U^T g U, in place.
+// frame applies M to G = U^T g U, in place: the diagonal entries through diag, each
+// off-diagonal pair (G_ij, G_ji) through its pair (singularPairs order).
 func (k *stiffness) frame(g *linalg.Mat3) {
 	d := &k.diag
 	g0, g4, g8 := g[0], g[4], g[8]
 	g[0] = float64(d[0])*g0 + float64(d[3])*g4 + float64(d[4])*g8
 	g[4] = float64(d[3])*g0 + float64(d[1])*g4 + float64(d[5])*g8
 	g[8] = float64(d[4])*g0 + float64(d[5])*g4 + float64(d[2])*g8
-	for p, ij := range singularPairs {
-		a, b := 3*ij[0]+ij[1], 3*ij[1]+ij[0] // G_ij, G_ji
-		c := &k.pair[p]
-		gab, gba := g[a], g[b]
-		g[a] = float64(c[0])*gab + float64(c[1])*gba
-		g[b] = float64(c[1])*gab + float64(c[2])*gba
-	}
+	framePair(&k.pair[0], &g[1], &g[3]) // (G_12, G_21)
+	framePair(&k.pair[1], &g[2], &g[6]) // (G_13, G_31)
+	framePair(&k.pair[2], &g[5], &g[7]) // (G_23, G_32)
+}
+
+// framePair applies a pair's symmetric 2x2 block [[alpha, beta], [beta, gamma]] to
+// (gij, gji).
+func framePair(c *[3]float32, gij, gji *float64) {
+	a, b := *gij, *gji
+	*gij = float64(c[0])*a + float64(c[1])*b
+	*gji = float64(c[1])*a + float64(c[2])*b
 }
 
 // apply returns the particle's part of the Hessian action, U M(U^T g U) U^T, for
@@ -108,36 +113,33 @@ func (k *stiffness) apply(g *linalg.Mat3) linalg.Mat3 {
 	return rotateOut(&u, &m)
 }
 
-// rotateInto returns U^T g U.
+// rotateInto returns U^T g U, written out entry by entry: as loops this costs half as
+// much again (the compiler does not unroll them).
 func rotateInto(u, g *linalg.Mat3) linalg.Mat3 {
-	var t, out linalg.Mat3
-	for i := 0; i < 3; i++ { // t = U^T g
-		for j := 0; j < 3; j++ {
-			t[3*i+j] = u[i]*g[j] + u[3+i]*g[3+j] + u[6+i]*g[6+j]
-		}
+	t := linalg.Mat3{
+		u[0]*g[0] + u[3]*g[3] + u[6]*g[6], u[0]*g[1] + u[3]*g[4] + u[6]*g[7], u[0]*g[2] + u[3]*g[5] + u[6]*g[8],
+		u[1]*g[0] + u[4]*g[3] + u[7]*g[6], u[1]*g[1] + u[4]*g[4] + u[7]*g[7], u[1]*g[2] + u[4]*g[5] + u[7]*g[8],
+		u[2]*g[0] + u[5]*g[3] + u[8]*g[6], u[2]*g[1] + u[5]*g[4] + u[8]*g[7], u[2]*g[2] + u[5]*g[5] + u[8]*g[8],
 	}
-	for i := 0; i < 3; i++ { // out = t U
-		for j := 0; j < 3; j++ {
-			out[3*i+j] = t[3*i]*u[j] + t[3*i+1]*u[3+j] + t[3*i+2]*u[6+j]
-		}
+	return linalg.Mat3{
+		t[0]*u[0] + t[1]*u[3] + t[2]*u[6], t[0]*u[1] + t[1]*u[4] + t[2]*u[7], t[0]*u[2] + t[1]*u[5] + t[2]*u[8],
+		t[3]*u[0] + t[4]*u[3] + t[5]*u[6], t[3]*u[1] + t[4]*u[4] + t[5]*u[7], t[3]*u[2] + t[4]*u[5] + t[5]*u[8],
+		t[6]*u[0] + t[7]*u[3] + t[8]*u[6], t[6]*u[1] + t[7]*u[4] + t[8]*u[7], t[6]*u[2] + t[7]*u[5] + t[8]*u[8],
 	}
-	return out
 }
 
-// rotateOut returns U m U^T.
+// rotateOut returns U m U^T, written out as rotateInto is.
 func rotateOut(u, m *linalg.Mat3) linalg.Mat3 {
-	var t, out linalg.Mat3
-	for i := 0; i < 3; i++ { // t = U m
-		for j := 0; j < 3; j++ {
-			t[3*i+j] = u[3*i]*m[j] + u[3*i+1]*m[3+j] + u[3*i+2]*m[6+j]
-		}
+	t := linalg.Mat3{
+		u[0]*m[0] + u[1]*m[3] + u[2]*m[6], u[0]*m[1] + u[1]*m[4] + u[2]*m[7], u[0]*m[2] + u[1]*m[5] + u[2]*m[8],
+		u[3]*m[0] + u[4]*m[3] + u[5]*m[6], u[3]*m[1] + u[4]*m[4] + u[5]*m[7], u[3]*m[2] + u[4]*m[5] + u[5]*m[8],
+		u[6]*m[0] + u[7]*m[3] + u[8]*m[6], u[6]*m[1] + u[7]*m[4] + u[8]*m[7], u[6]*m[2] + u[7]*m[5] + u[8]*m[8],
 	}
-	for i := 0; i < 3; i++ { // out = t U^T
-		for j := 0; j < 3; j++ {
-			out[3*i+j] = t[3*i]*u[3*j] + t[3*i+1]*u[3*j+1] + t[3*i+2]*u[3*j+2]
-		}
+	return linalg.Mat3{
+		t[0]*u[0] + t[1]*u[1] + t[2]*u[2], t[0]*u[3] + t[1]*u[4] + t[2]*u[5], t[0]*u[6] + t[1]*u[7] + t[2]*u[8],
+		t[3]*u[0] + t[4]*u[1] + t[5]*u[2], t[3]*u[3] + t[4]*u[4] + t[5]*u[5], t[3]*u[6] + t[4]*u[7] + t[5]*u[8],
+		t[6]*u[0] + t[7]*u[1] + t[8]*u[2], t[6]*u[3] + t[7]*u[4] + t[8]*u[5], t[6]*u[6] + t[7]*u[7] + t[8]*u[8],
 	}
-	return out
 }
 
 // diagonalBlocks returns, for each row a of g, the 3x3 block of the Hessian action that
