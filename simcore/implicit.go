@@ -235,8 +235,8 @@ func (s *Sim) conjugateResiduals(scale, zKz, norm0 float64) {
 		st.iterations++
 		st.total++
 		st.residual = math.Sqrt(rr) / norm0
-		if !(st.residual > s.cfg.SolverTolerance) {
-			return
+		if !(st.residual > s.cfg.SolverTolerance) || st.iterations >= s.cfg.SolverMaxIterations {
+			return // converged, or at the cap: the next search direction would go unused
 		}
 		s.applyK(st.z, st.kz, scale)
 		zKzNew := s.reduce(func(i int) float64 { return st.z[i].Dot(st.kz[i]) })
