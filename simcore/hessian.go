@@ -26,9 +26,10 @@ import "snowtools/simcore/linalg"
 //     a = (c1 + c2) / 2, b = (c1 - c2) / 2 and
 //     c1 = (P^_i - P^_j) / (s_i - s_j) = 2 mu - lambda (J - 1) s_k,
 //     c2 = (P^_i + P^_j) / (s_i + s_j) = 2 mu - 4 mu / (s_i + s_j) + lambda (J - 1) s_k,
-//     where c1, written out, has no division (equal singular values are no case), and
-//     c2's s_i + s_j > 0 is the eigenvalue of tr(S) I - S that the rotation's
-//     derivative inverts (F = R S).
+//     where c1, written out, has no division (equal singular values are no special
+//     case), and c2's s_i + s_j is the eigenvalue of tr(S) I - S (F = R S) that the
+//     derivative of the polar rotation R inverts: the same division as before, where
+//     the rotation's derivative was formed explicitly.
 //
 // In the grid's terms the solve applies, for g = h grad du (the windowGradient of an
 // increment), g -> V^0 dP(dF) F^T / h with dF = g F / h. With F V = U Sigma and
