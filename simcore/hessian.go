@@ -27,9 +27,8 @@ import "snowtools/simcore/linalg"
 //     c1 = (P^_i - P^_j) / (s_i - s_j) = 2 mu - lambda (J - 1) s_k,
 //     c2 = (P^_i + P^_j) / (s_i + s_j) = 2 mu - 4 mu / (s_i + s_j) + lambda (J - 1) s_k,
 //     where c1, written out, has no division (equal singular values are no special
-//     case), and c2's s_i + s_j is the eigenvalue of tr(S) I - S (F = R S) that the
-//     derivative of the polar rotation R inverts: the same division as before, where
-//     the rotation's derivative was formed explicitly.
+//     case), and c2 divides by s_i + s_j, an eigenvalue of tr(S) I - S for the polar
+//     form F = R S: the derivative of R has the same denominators.
 //
 // In the grid's terms the solve applies, for g = h grad du (the windowGradient of an
 // increment), g -> V^0 dP(dF) F^T / h with dF = g F / h. With F V = U Sigma and
