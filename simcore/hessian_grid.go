@@ -11,62 +11,90 @@ import (
 // particles the way the force scatter of stage 3 does: colour by colour, each particle
 // block gathering through its window of nodes and scattering into another.
 
+// linearise is the solve's setup in one pass over the particles: it computes every
+// particle's stiffness from F_E^n (hessian.go) and, while the particle is at hand, sets
+// hu to H u and diag to the diagonal of H (hessianDiagonal's terms), so that the
+// linearisation, the preconditioner and the first residual cost one gather and two
+// scatters per particle rather than three passes.
+func (s *Sim) linearise(u, hu, diag []geom.Vec3) {
+	p, st := s.P, &s.implicit
+	if cap(st.stiffness) < p.Len() {
+		st.stiffness = make([]stiffness, p.Len())
+	}
+	st.stiffness = st.stiffness[:p.Len()]
+	s.scatterParticles(u, hu, diag, func(k, i int, in, acc, accDiag *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
+		f := p.FE[i].mat3()
+		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
+		sk := &st.stiffness[k]
+		*sk = stiffnessOf(&f, mu, lambda, float64(p.Vol0[i]), s.invH)
+		grad := windowGradient(in, ker, ox, oy, oz) // h grad u
+		gm := sk.apply(&grad)
+		scatterGradient(acc, ker, ox, oy, oz, &gm)
+		q := sk.diagonalBlocks()
+		scatterDiagonal(accDiag, ker, ox, oy, oz, &q)
+	})
+}
+
 // applyHessian sets out to H u: (H u)_i = sum_p V_p^0 dP_p(dF_p) (F_Ep^n)^T grad w_ip with
-// dF_p = (sum_j u_j (grad w_jp)^T) F_Ep^n.
+// dF_p = (sum_j u_j (grad w_jp)^T) F_Ep^n, from the stiffness linearise computed.
 func (s *Sim) applyHessian(u, out []geom.Vec3) {
 	stiff := s.implicit.stiffness
-	s.scatterParticles(u, out, func(k int, in, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
+	s.scatterParticles(u, out, nil, func(k, _ int, in, acc, _ *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
 		grad := windowGradient(in, ker, ox, oy, oz) // h grad u
 		gm := stiff[k].apply(&grad)
 		scatterGradient(acc, ker, ox, oy, oz, &gm)
 	})
 }
 
-// hessianDiagonal sets out to the diagonal of H: out_i[a] = (H e_ia)_ia, where e_ia is
-// the increment of component a at node i alone. There h grad u = e_a (h grad w_ip)^T, so
-// out_i[a] = sum_p (h grad w_ip)^T Q^a (h grad w_ip) with Q^a the 3x3 block of the
-// particle's stiffness that row a of grad u sees: Q^a_cd = S_(3a+c)(3a+d).
-func (s *Sim) hessianDiagonal(out []geom.Vec3) {
-	stiff := s.implicit.stiffness
-	s.scatterParticles(nil, out, func(k int, _, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
-		var q [3][6]float64 // Q^a, symmetric: xx yy zz xy xz yz
-		for a := range q {
-			r := 3 * a
-			sk := &stiff[k]
-			q[a] = [6]float64{sk.at(r, r), sk.at(r+1, r+1), sk.at(r+2, r+2), sk.at(r, r+1), sk.at(r, r+2), sk.at(r+1, r+2)}
-		}
-		scatterDiagonal(acc, ker, ox, oy, oz, &q)
-	})
-}
+// The diagonal of H, which preconditions the solve: out_i[a] = (H e_ia)_ia, where e_ia
+// is the increment of component a at node i alone. There h grad u = e_a (h grad w_ip)^T,
+// so out_i[a] = sum_p (h grad w_ip)^T Q^a (h grad w_ip) with Q^a the 3x3 block of the
+// particle's stiffness that row a of grad u sees (stiffness.diagonalBlocks), which
+// linearise scatters with scatterDiagonal.
 
-// scatterParticles runs perParticle for every particle k (in bins order) with its kernel
-// and stencil offset in its block's windows: in holds u around the block (when u is not
-// nil), and what perParticle adds to acc is added to out. out is cleared first.
-func (s *Sim) scatterParticles(u, out []geom.Vec3, perParticle func(k int, in, acc *window[geom.Vec3], ker *kernel, ox, oy, oz int)) {
+// scatterParticles runs perParticle for every particle (in bins order: k its position,
+// i its index) with its kernel and stencil offset in its block's windows: in holds u
+// around the block (when u is not nil), and what perParticle adds to acc and accDiag is
+// added to out and outDiag (when outDiag is not nil). out and outDiag are cleared first.
+func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, i int, in, acc, accDiag *window[geom.Vec3], ker *kernel, ox, oy, oz int)) {
 	clear(out)
+	clear(outDiag)
+	st := &s.implicit
+	if len(st.diagWindows) < len(s.work) {
+		st.diagWindows = make([]window[geom.Vec3], len(s.work))
+	}
 	invH := s.invH
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
 		parallel.For(s.threads, len(list), func(w, b int) {
 			g := &s.bins.blocks[list[b]]
-			in, acc := &s.work[w].vecIn, &s.work[w].vecOut
+			in, acc, accDiag := &s.work[w].vecIn, &s.work[w].vecOut, &st.diagWindows[w]
 			if u != nil {
 				forWindowRows(g, in, vectorRows(u), func(w, n *[blockWidth]geom.Vec3) { *w = *n })
 			}
 			var ker kernel
 			for k := g.start; k < g.end; k++ {
 				s.cache[k].load(&ker)
-				ox, oy, oz := stencilOffset(stencilBase(s.P.X[s.bins.order[k]], invH))
-				perParticle(int(k), in, acc, &ker, ox, oy, oz)
+				i := s.bins.order[k]
+				ox, oy, oz := stencilOffset(stencilBase(s.P.X[i], invH))
+				perParticle(int(k), int(i), in, acc, accDiag, &ker, ox, oy, oz)
 			}
-			forWindowRows(g, acc, vectorRows(out), func(w, n *[blockWidth]geom.Vec3) {
-				for c := range w {
-					n[c] = n[c].Add(w[c])
-				}
-				*w = [blockWidth]geom.Vec3{}
-			})
+			addWindow(g, acc, out)
+			if outDiag != nil {
+				addWindow(g, accDiag, outDiag)
+			}
 		})
 	}
+}
+
+// addWindow adds a block's window of node vectors into v and clears the window.
+func addWindow(g *particleBlock, win *window[geom.Vec3], v []geom.Vec3) {
+	forWindowRows(g, win, vectorRows(v), func(w, n *[blockWidth]geom.Vec3) {
+		for c := range w {
+			n[c] = n[c].Add(w[c])
+		}
+		*w = [blockWidth]geom.Vec3{}
+	})
 }
 
 // windowGradient returns h grad u = sum_i u_i (h grad w_ip)^T over a particle's stencil,

@@ -40,7 +40,7 @@ func (in Integrator) String() string {
 }
 
 // implicitState is the scratch of the solve: per particle (in bins order) the
-// linearisation, per node what the grid update leaves for the solve and the vectors of
+// linearisation (96 bytes: hessian.go), per node what the grid update leaves for the solve and the vectors of
 // the preconditioned conjugate residual method.
 type implicitState struct {
 	stiffness []stiffness // the particles' Hessians, in bins order
@@ -50,9 +50,10 @@ type implicitState struct {
 	mass      []float64   // m_i; 0 for nodes without mass and for fixed nodes
 	invDiag   []geom.Vec3 // the preconditioner: 1 / diag(K), 0 where mass is 0
 	// x the solution, r = M v* - K x, z = diag(K)^-1 r, p the search direction, and
-	// kz, kp, q = K z, K p, diag(K)^-1 K p.
-	x, r, z, p, kz, kp, q []geom.Vec3
-	partial               []float64 // per-chunk sums of reduce
+	// kz, kp = K z, K p (diag(K)^-1 K p is formed where it is needed, not kept).
+	x, r, z, p, kz, kp []geom.Vec3
+	partial            []float64           // per-chunk sums of reduce
+	diagWindows        []window[geom.Vec3] // per worker: linearise's scatter of diag(H)
 
 	iterations  int     // of the last solve
 	residual    float64 // its final relative residual
@@ -89,7 +90,7 @@ func (st *implicitState) resizeNodes(nodes int) {
 	}
 	st.vn, st.vStar, st.invDiag = grow(st.vn), grow(st.vStar), grow(st.invDiag)
 	st.x, st.r, st.z, st.p = grow(st.x), grow(st.r), grow(st.z), grow(st.p)
-	st.kz, st.kp, st.q = grow(st.kz), grow(st.kp), grow(st.q)
+	st.kz, st.kp = grow(st.kz), grow(st.kp)
 	if cap(st.mass) < nodes {
 		st.mass, st.fixed = make([]float64, nodes), make([]bool, nodes)
 	}
@@ -106,27 +107,6 @@ func (st *implicitState) setRightHandSide(i int, vn, vStar geom.Vec3, fixed bool
 	st.vn[i], st.vStar[i], st.fixed[i] = vn, vStar, fixed
 }
 
-// linearise computes every particle's stiffness from F_E^n.
-func (s *Sim) linearise() {
-	p := s.P
-	st := &s.implicit
-	if cap(st.stiffness) < p.Len() {
-		st.stiffness = make([]stiffness, p.Len())
-	}
-	st.stiffness = st.stiffness[:p.Len()]
-	order := s.bins.order
-	parallel.Ranges(s.threads, len(order), 1024, func(_, lo, hi int) {
-		var hp hessianParticle
-		for k := lo; k < hi; k++ {
-			i := order[k]
-			f := p.FE[i].mat3()
-			mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
-			hp.set(&f, mu, lambda, float64(p.Vol0[i]))
-			st.stiffness[k] = stiffnessOf(&hp, s.invH)
-		}
-	})
-}
-
 // solveImplicit is stage 6 of the semi-implicit integrator: it solves (9), with the
 // Hessian at F_E^n, for v^{n+1} from the v* that the grid update left
 // (setRightHandSide), and stores v^{n+1} and v^{n+1} - v^n in the grid for the
@@ -134,8 +114,8 @@ func (s *Sim) linearise() {
 func (s *Sim) solveImplicit(dt float64) error {
 	st := &s.implicit
 	scale := s.cfg.Beta * dt * dt
-	s.linearise()
 	s.loadSystem()
+	s.linearise(st.x, st.r, st.invDiag) // the stiffness, r = H v* and diag(H): one pass
 	s.setPreconditioner(scale)
 	zKz, norm0 := s.startSolve(scale)
 	s.conjugateResiduals(scale, zKz, norm0)
@@ -180,12 +160,12 @@ func (s *Sim) applyK(u, out []geom.Vec3, scale float64) {
 	})
 }
 
-// setPreconditioner sets invDiag to 1 / diag(K), with diag(K) = m_i + beta dt^2 H_ii,
-// where a negative H_ii (a compressed particle's rotational modes can soften) is left
-// out to keep the preconditioner positive.
+// setPreconditioner turns invDiag, which linearise left holding diag(H), into
+// 1 / diag(K), with diag(K) = m_i + beta dt^2 H_ii, where a negative H_ii (a compressed
+// particle's rotational modes can soften) is left out to keep the preconditioner
+// positive.
 func (s *Sim) setPreconditioner(scale float64) {
 	st := &s.implicit
-	s.hessianDiagonal(st.invDiag)
 	s.forNodes(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := &st.invDiag[i]
@@ -200,12 +180,12 @@ func (s *Sim) setPreconditioner(scale float64) {
 	})
 }
 
-// startSolve sets, from x = v*, r = M v* - K x = -beta dt^2 H v*, z = diag(K)^-1 r,
-// p = z and the relative residual, and returns z . K z and the mass norm of v*.
+// startSolve sets, from x = v* and r = H v* (linearise), r = M v* - K x = -beta dt^2 H v*,
+// z = diag(K)^-1 r, p = z and the relative residual, and returns z . K z and the mass
+// norm of v*.
 func (s *Sim) startSolve(scale float64) (zKz, norm0 float64) {
 	st := &s.implicit
 	norm0 = math.Sqrt(s.reduce(func(i int) float64 { return st.mass[i] * st.x[i].Dot(st.x[i]) }))
-	s.applyHessian(st.x, st.r)
 	s.forNodes(func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			st.r[i] = st.r[i].Scale(-scale)
@@ -241,10 +221,7 @@ func (st *implicitState) residualTerm(i int) float64 {
 func (s *Sim) conjugateResiduals(scale, zKz, norm0 float64) {
 	st := &s.implicit
 	for st.residual > s.cfg.SolverTolerance && st.iterations < s.cfg.SolverMaxIterations {
-		kpq := s.reduce(func(i int) float64 {
-			st.q[i] = mulElements(st.invDiag[i], st.kp[i])
-			return st.kp[i].Dot(st.q[i])
-		})
+		kpq := s.reduce(func(i int) float64 { return st.kp[i].Dot(mulElements(st.invDiag[i], st.kp[i])) })
 		if !(kpq > 0) || !(zKz != 0) {
 			return
 		}
@@ -252,14 +229,14 @@ func (s *Sim) conjugateResiduals(scale, zKz, norm0 float64) {
 		rr := s.reduce(func(i int) float64 {
 			st.x[i] = st.x[i].Add(st.p[i].Scale(alpha))
 			st.r[i] = st.r[i].Sub(st.kp[i].Scale(alpha))
-			st.z[i] = st.z[i].Sub(st.q[i].Scale(alpha))
+			st.z[i] = st.z[i].Sub(mulElements(st.invDiag[i], st.kp[i]).Scale(alpha)) // q = diag(K)^-1 K p
 			return st.residualTerm(i)
 		})
 		st.iterations++
 		st.total++
 		st.residual = math.Sqrt(rr) / norm0
-		if !(st.residual > s.cfg.SolverTolerance) {
-			return
+		if !(st.residual > s.cfg.SolverTolerance) || st.iterations >= s.cfg.SolverMaxIterations {
+			return // converged, or at the cap: the next search direction would go unused
 		}
 		s.applyK(st.z, st.kz, scale)
 		zKzNew := s.reduce(func(i int) float64 { return st.z[i].Dot(st.kz[i]) })

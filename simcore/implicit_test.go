@@ -60,36 +60,101 @@ func testGradients(rng *rand.Rand) []linalg.Mat3 {
 	return fs
 }
 
-// dP along dF matches central differences of P, for the fixed-corotated energy with
-// plain and strongly hardened Lamé parameters.
-func TestStressDiffMatchesFiniteDifferences(t *testing.T) {
+// A particle's stiffness applied to g = h grad du is V^0 dP(dF) F^T / h with
+// dF = g F / h: it matches central differences of P along dF (with V^0 = h = 1), for
+// the fixed-corotated energy with plain and strongly hardened Lamé parameters and for
+// deformations near identity, at the plastic limits, stretched and near-inverted.
+func TestStiffnessMatchesFiniteDifferences(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	mu0, lambda0 := DefaultMaterial.Lame()
 	worst := 0.0
 	for _, harden := range []float64{1, math.Exp(10 * 0.4)} { // xi = 10, J_P = 0.6
 		mu, lambda := mu0*harden, lambda0*harden
 		for _, f := range testGradients(rng) {
-			var hp hessianParticle
-			hp.set(&f, mu, lambda, 1)
-			for k := 0; k < 5; k++ {
-				var df linalg.Mat3
-				for i := range df {
-					df[i] = rng.NormFloat64()
+			k := stiffnessOf(&f, mu, lambda, 1, 1)
+			for n := 0; n < 5; n++ {
+				var g linalg.Mat3
+				for i := range g {
+					g[i] = rng.NormFloat64()
 				}
-				got := hp.stressDiff(&df)
+				got := k.apply(&g)
 				const eps = 1e-6
+				df := g.Mul(f)
 				plus := firstPiola(f.Add(df.Scale(eps)), mu, lambda)
 				minus := firstPiola(f.Sub(df.Scale(eps)), mu, lambda)
-				want := plus.Sub(minus).Scale(1 / (2 * eps))
+				want := plus.Sub(minus).Scale(1 / (2 * eps)).Mul(f.T())
 				err := got.Sub(want).FrobeniusNorm() / want.FrobeniusNorm()
 				worst = max(worst, err)
 				if err > 1e-5 {
-					t.Fatalf("F = %v, hardening %.0f: dP relative error %.2g", f, harden, err)
+					t.Fatalf("F = %v, hardening %.0f: dP F^T relative error %.2g", f, harden, err)
 				}
 			}
 		}
 	}
-	t.Logf("worst relative error of dP against finite differences: %.2g", worst)
+	t.Logf("worst relative error of the stiffness against finite differences: %.2g", worst)
+}
+
+// The stiffness is symmetric, <g2, S g1> = <g1, S g2> (the solve needs it), and
+// diagonalBlocks are the blocks of S that one row of g sees: Q^a_cd = (S e_a e_d^T)_ac.
+func TestStiffnessSymmetricWithItsBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mu, lambda := DefaultMaterial.Lame()
+	dot := func(a, b linalg.Mat3) float64 {
+		sum := 0.0
+		for i := range a {
+			sum += a[i] * b[i]
+		}
+		return sum
+	}
+	for _, f := range testGradients(rng) {
+		k := stiffnessOf(&f, mu, lambda, 1, 1)
+		var g1, g2 linalg.Mat3
+		for i := range g1 {
+			g1[i], g2[i] = rng.NormFloat64(), rng.NormFloat64()
+		}
+		s1, s2 := k.apply(&g1), k.apply(&g2)
+		a, b := dot(g2, s1), dot(g1, s2)
+		if rel := math.Abs(a-b) / (math.Abs(a) + math.Abs(b)); rel > 1e-13 {
+			t.Errorf("F = %v: <g2, S g1> = %.15g, <g1, S g2> = %.15g", f, a, b)
+		}
+		q := k.diagonalBlocks()
+		for row := 0; row < 3; row++ {
+			for d := 0; d < 3; d++ {
+				var e linalg.Mat3
+				e[3*row+d] = 1
+				col := k.apply(&e)
+				for c := 0; c < 3; c++ {
+					want := col[3*row+c]
+					got := q[row][symIndex(c, d)]
+					if math.Abs(got-want) > 1e-12*k.scaleOf() {
+						t.Errorf("F = %v: Q^%d_%d%d = %.12g, S gives %.12g", f, row, c, d, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// symIndex is the position of entry (c, d) of a symmetric 3x3 stored as xx yy zz xy xz yz.
+func symIndex(c, d int) int {
+	if c == d {
+		return c
+	}
+	return 3 + c + d - 1
+}
+
+// scaleOf is the largest coefficient of k, for tolerances.
+func (k *stiffness) scaleOf() float64 {
+	m := 0.0
+	for _, x := range k.diag {
+		m = max(m, math.Abs(float64(x)))
+	}
+	for _, p := range k.pair {
+		for _, x := range p {
+			m = max(m, math.Abs(float64(x)))
+		}
+	}
+	return m
 }
 
 // hessianScene is a block of snow with random elastic deformations and hardening, its
@@ -111,8 +176,9 @@ func hessianScene(t *testing.T, seed uint64) *Sim {
 	s.Prepare()
 	s.binParticles()
 	s.rasterize()
-	s.implicit.resizeNodes(len(s.grid.blocks) * blockNodes)
-	s.linearise()
+	st := &s.implicit
+	st.resizeNodes(len(s.grid.blocks) * blockNodes)
+	s.linearise(st.x, st.r, st.invDiag)
 	return s
 }
 
@@ -475,8 +541,8 @@ func BenchmarkImplicitStep(b *testing.B) {
 func TestHessianDiagonal(t *testing.T) {
 	s := hessianScene(t, 5)
 	n := len(s.implicit.x)
-	diag := make([]geom.Vec3, n)
-	s.hessianDiagonal(diag)
+	diag, hu := make([]geom.Vec3, n), make([]geom.Vec3, n)
+	s.linearise(hu, hu, diag) // hu: any u
 	e, he := make([]geom.Vec3, n), make([]geom.Vec3, n)
 	checked := 0
 	for i := 0; i < n && checked < 60; i += 7 {
