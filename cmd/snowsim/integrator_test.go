@@ -22,6 +22,7 @@ integrator = "auto"
 [time]
 fps = 60
 frames = 3
+max_dt = 0.002
 [output]
 pattern = "snow.####.prt"
 [[snow]]
