@@ -17,6 +17,7 @@
 #                                  replaced; the frames are deleted after the run
 #                                  unless KEEP=1)
 #   NICE=10                        the runs' niceness
+#   BIN=bin                        where the tools are built
 #
 # e.g. FRAMES=3 INTEGRATORS="explicit auto" bench/long_runs/run.sh bench/long_runs/snowball_3e5.toml
 # Needs GNU time (/usr/bin/time -v). CI does not run it: the defaults take hours.
@@ -26,10 +27,11 @@ integrators=${INTEGRATORS:-explicit semi-implicit auto}
 threads=${THREADS:-2}
 work=${WORK:-/tmp/long_runs}
 niceness=${NICE:-10}
+bin=${BIN:-bin}
 here=$(cd "$(dirname "$0")" && pwd)
 
-mkdir -p bin "$work"
-go build -o bin/ ./cmd/snowsim ./cmd/voxelize
+mkdir -p "$bin" "$work"
+go build -o "$bin/" ./cmd/snowsim ./cmd/voxelize
 
 scenes=("$@")
 if [ ${#scenes[@]} -eq 0 ]; then
@@ -41,11 +43,11 @@ prepare() {
 	case "$(basename "$1")" in
 	kick.toml)
 		[ -f examples/kick-demo/kick.0001.vdb ] ||
-			bin/voxelize -voxel 0.01 -o 'examples/kick-demo/kick.####.vdb' examples/kick.gltf ;;
+			"$bin/voxelize" -voxel 0.01 -o 'examples/kick-demo/kick.####.vdb' examples/kick.gltf ;;
 	plough.toml)
 		[ -f examples/plough-demo/plough.0001.vdb ] || {
 			go run ./examples/plough -o examples/plough-demo
-			bin/voxelize -voxel 0.01 -o 'examples/plough-demo/plough.####.vdb' examples/plough-demo/plough.0001.obj
+			"$bin/voxelize" -voxel 0.01 -o 'examples/plough-demo/plough.####.vdb' examples/plough-demo/plough.0001.obj
 		} ;;
 	esac
 }
@@ -60,7 +62,7 @@ for scene in "${scenes[@]}"; do
 		mkdir -p "$out"
 		log="$work/$name-$integrator.log"
 		# -o replaces the scene's output folder; no checkpoints, which would add their I/O
-		if ! nice -n "$niceness" /usr/bin/time -v bin/snowsim -frames "$frames" -threads "$threads" -checkpoint 0 \
+		if ! nice -n "$niceness" /usr/bin/time -v "$bin/snowsim" -frames "$frames" -threads "$threads" -checkpoint 0 \
 			-set "solver.integrator=\"$integrator\"" -o "$out" "$scene" >/dev/null 2>"$log"; then
 			echo "$name $integrator: snowsim failed; see $log" >&2
 			continue
