@@ -68,8 +68,12 @@ type Config struct {
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
 	// residuals to the relative residual SolverTolerance or SolverMaxIterations
-	// iterations.
+	// iterations. With AutoIntegrator, Sim.Advance chooses one of the two afresh for
+	// every call (every frame), the one that the step limits make cheaper
+	// (integrator_auto.go); Integrator is then the one in use, which a Sim's Config
+	// reports, and the setting's own value is only the one a Sim starts with.
 	Integrator          Integrator
+	AutoIntegrator      bool
 	Beta                float64
 	SolverTolerance     float64
 	SolverMaxIterations int
@@ -134,17 +138,17 @@ func (c *Config) Validate() error {
 		return badSetting("damping", "%g 1/s: must be >= 0 (0: no damping)", c.Damping)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
 		return badSetting("integrator", "%d: unknown", c.Integrator)
-	case c.Integrator == SemiImplicit && !(c.Beta >= 0 && c.Beta <= 1):
+	case c.solves() && !(c.Beta >= 0 && c.Beta <= 1):
 		return badSetting("beta", "%g: must be in [0, 1]", c.Beta)
 	case !(c.SinterStart >= 0):
 		return badSetting("sinter_start", "%g s: must be >= 0", c.SinterStart)
 	case !(c.SinterEnd == 0 || c.SinterEnd > c.SinterStart):
 		return badSetting("sinter_end", "%g s: must be after the start %g s (0: no end)", c.SinterEnd, c.SinterStart)
-	case c.Integrator == SemiImplicit && !(c.WaveCells > 0):
+	case c.solves() && !(c.WaveCells > 0):
 		return badSetting("wave_cells", "%g: must be > 0", c.WaveCells)
-	case c.Integrator == SemiImplicit && !(c.SolverTolerance > 0 && c.SolverTolerance < 1):
+	case c.solves() && !(c.SolverTolerance > 0 && c.SolverTolerance < 1):
 		return badSetting("tolerance", "%g: must be in (0, 1) (the solver's relative residual)", c.SolverTolerance)
-	case c.Integrator == SemiImplicit && c.SolverMaxIterations < 1:
+	case c.solves() && c.SolverMaxIterations < 1:
 		return badSetting("max_iterations", "%d: must be at least 1 (solver iterations)", c.SolverMaxIterations)
 	}
 	for k := range c.Presses {
@@ -160,6 +164,10 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// solves reports whether the run may take semi-implicit steps, whose settings must then
+// be valid.
+func (c *Config) solves() bool { return c.Integrator == SemiImplicit || c.AutoIntegrator }
 
 // Sim is a running simulation: particles, colliders and the time. Its configuration is
 // fixed by NewSim, which checks it and derives settings from it.
@@ -184,6 +192,7 @@ type Sim struct {
 	pressed                []Press // the presses that act in this step
 	frozen                 *Freeze // the first step that froze the snow (Frozen)
 	implicit               implicitState
+	choice                 IntegratorChoice // with AutoIntegrator, of the last Advance
 }
 
 // workerScratch is one worker's private memory.
@@ -250,11 +259,14 @@ func (c Config) clone() Config {
 }
 
 // StepCFL returns the CFL that the time step uses: CFL, or the integrator's default.
-func (c *Config) StepCFL() float64 {
+func (c *Config) StepCFL() float64 { return c.cflOf(c.Integrator) }
+
+// cflOf returns the CFL of integrator in: CFL, or that integrator's default.
+func (c *Config) cflOf(in Integrator) float64 {
 	switch {
 	case c.CFL > 0:
 		return c.CFL
-	case c.Integrator == SemiImplicit:
+	case in == SemiImplicit:
 		return SemiImplicitCFL
 	}
 	return explicitCFL
@@ -263,27 +275,31 @@ func (c *Config) StepCFL() float64 {
 // errUnstable is wrapped by the error a step returns when the state goes bad.
 var errUnstable = errors.New("simulation became unstable")
 
-// stableDt returns the time step for the current state: the CFL fraction of a cell
-// divided by the fastest signal, capped by MaxDt. For the explicit integrator the signal
-// is the particle speed plus the elastic wave speed sqrt((lambda + 2 mu)/rho) of the
-// hardened material. The semi-implicit one is stable beyond the elastic limit
-// (section 6.1): its signal is the particle speed alone, and its step is also capped at
-// WaveCells cells of the elastic wave.
-func (s *Sim) stableDt() float64 {
+// stableDt returns the time step for the current state and integrator (stepLimit).
+func (s *Sim) stableDt() float64 { return s.stepLimit(s.cfg.Integrator) }
+
+// stepLimit returns the time step that integrator in would take in the current state:
+// the CFL fraction of a cell divided by the fastest signal, capped by MaxDt. For the
+// explicit integrator the signal is the particle speed plus the elastic wave speed
+// sqrt((lambda + 2 mu)/rho) of the hardened material. The semi-implicit one is stable
+// beyond the elastic limit (section 6.1): its signal is the particle speed alone, and
+// its step is also capped at WaveCells cells of the elastic wave. Both resolve the body
+// forces (accelerationDt).
+func (s *Sim) stepLimit(in Integrator) float64 {
 	s.Prepare() // the wave speed needs rho_p^0
 	signal := s.maxSpeed + s.maxWaveSpeed
-	if s.semiImplicit() {
+	if in == SemiImplicit {
 		signal = s.maxSpeed
 	}
 	dt := s.cfg.MaxDt
 	if signal > 0 {
-		dt = math.Min(dt, s.cfg.StepCFL()*s.cfg.H/signal)
+		dt = math.Min(dt, s.cfg.cflOf(in)*s.cfg.H/signal)
 	}
-	if s.semiImplicit() && s.maxWaveSpeed > 0 {
+	if in == SemiImplicit && s.maxWaveSpeed > 0 {
 		dt = math.Min(dt, s.cfg.WaveCells*s.cfg.H/s.maxWaveSpeed)
 	}
 	if a, _ := s.bodyAcceleration(); a > 0 {
-		dt = math.Min(dt, s.accelerationDt(a))
+		dt = math.Min(dt, s.accelerationDt(a, s.cfg.cflOf(in)))
 	}
 	return dt
 }
@@ -298,32 +314,38 @@ func (s *Sim) bodyAcceleration() (a float64, press int) {
 }
 
 // accelerationDt returns the longest step in which a body force of acceleration a moves
-// snow at rest by at most the CFL fraction of a cell: the step's velocity a dt carries
-// it a dt^2 (stage 10 moves by the new velocity), so dt = sqrt(CFL h / a). The speed
+// snow at rest by at most the fraction cfl of a cell: the step's velocity a dt carries
+// it a dt^2 (stage 10 moves by the new velocity), so dt = sqrt(cfl h / a). The speed
 // limit resolves motion under way; this one resolves the motion a force starts. Without
 // it a strong press's first step was as long as the elastic wave allowed, and its
 // a dt carried every grid node's end point x + dt v* past a wall (issue 24).
-func (s *Sim) accelerationDt(a float64) float64 {
-	return math.Sqrt(s.cfg.StepCFL() * s.cfg.H / a)
+func (s *Sim) accelerationDt(a, cfl float64) float64 {
+	return math.Sqrt(cfl * s.cfg.H / a)
 }
 
 // unresolvedPress returns an error naming the strongest press, its pressure, when the
 // body forces alone need a step shorter than MinDt; nil otherwise.
 func (s *Sim) unresolvedPress() error {
 	a, k := s.bodyAcceleration()
-	if k == 0 || !(s.accelerationDt(a) < s.cfg.MinDt) {
+	dt := s.accelerationDt(a, s.cfg.StepCFL())
+	if k == 0 || !(dt < s.cfg.MinDt) {
 		return nil
 	}
 	p := &s.cfg.Presses[k-1]
 	return fmt.Errorf("press %d: %w", k, badSetting("pressure",
 		"%g Pa over a radius of %g m accelerates the snow at up to %.3g m/s^2, which needs steps of %.3g s, "+
 			"below min_dt %.3g s: the step cannot resolve the press; lower the pressure",
-		p.Pressure, p.Radius, a, s.accelerationDt(a), s.cfg.MinDt))
+		p.Pressure, p.Radius, a, dt, s.cfg.MinDt))
 }
 
 // Advance steps until exactly time t, shortening the last steps so that one lands on t
-// (a frame time). It returns the number of steps taken.
+// (a frame time). It returns the number of steps taken. With AutoIntegrator it first
+// chooses the integrator of these steps (chooseIntegrator).
 func (s *Sim) Advance(t float64) (int, error) {
+	if s.cfg.AutoIntegrator && s.Time < t {
+		s.choice = s.chooseIntegrator(t)
+		s.cfg.Integrator = s.choice.Integrator
+	}
 	steps := 0
 	for s.Time < t {
 		dt := s.stableDt()

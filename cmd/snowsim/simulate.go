@@ -147,6 +147,7 @@ func (r *snowRun) frames(first int) error {
 	sc, sim := r.sc, r.sim
 	progress := cli.NewProgress(r.log)
 	health := newSolverHealth(&sc.Config, sim)
+	integrator := integratorNotes{sim: sim, auto: sc.Config.AutoIntegrator}
 	interrupts := watchInterrupts(r.log, r.howToGoOn)
 	defer interrupts.stop()
 	start := time.Now()
@@ -158,6 +159,7 @@ func (r *snowRun) frames(first int) error {
 			progress.Done()
 			return err
 		}
+		integrator.afterFrame(f, progress, r.log)
 		solver := health.afterFrame(f, steps, progress, r.log)
 		elapsed := time.Since(start)
 		eta := cli.ETA(elapsed, f-first+1, sc.Last()-f)
@@ -216,7 +218,7 @@ func newSolverHealth(cfg *simcore.Config, sim *simcore.Sim) *solverHealth {
 func (h *solverHealth) afterFrame(f, steps int, progress *cli.Progress, log io.Writer) string {
 	sim, cfg := h.sim, h.cfg
 	solver := ""
-	if cfg.Integrator == simcore.SemiImplicit && steps > 0 {
+	if sim.Integrator() == simcore.SemiImplicit && steps > 0 {
 		its := sim.SolverIterations()
 		solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-h.iterations)/float64(steps))
 		h.iterations = its

@@ -145,7 +145,9 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[time]\ncfl = 2\n", "time.cfl: 2: must be in (0, 1]"},
 		{base + "[solver]\nflip_alpha = 1.5\n", "solver.flip_alpha: 1.5: must be in [0, 1]"},
 		{base + "[solver]\ndamping = -1\n", "solver.damping: -1 1/s: must be >= 0"},
-		{base + "[solver]\nintegrator = \"implicit\"\n", "solver.integrator"},
+		{base + "[solver]\nintegrator = \"implicit\"\n", `solver.integrator: "implicit": must be "explicit", "semi-implicit" or "auto"`},
+		{base + "[solver]\nintegrator = \"auto\"\nmax_iterations = 0\n", "solver.max_iterations: 0: must be at least 1"},
+		{base + "[solver]\nintegrator = \"auto\"\n[time]\nwave_cells = 0\n", "time.wave_cells: 0: must be > 0"},
 		{base + "[solver]\ntransfer = \"flip\"\n", `solver.transfer: "flip": must be "pic-flip" or "apic"`},
 		{base + "[solver]\nflip_alpha_step = -1\n", "solver.flip_alpha_step: -1 s: must be >= 0"},
 		{base + "[solver]\nintegrator = \"semi-implicit\"\nbeta = 2\n", "solver.beta: 2: must be in [0, 1]"},
@@ -193,6 +195,23 @@ func TestMemoryKey(t *testing.T) {
 	}
 	if sc, err = Read("s.toml", strings.NewReader(minimalScene), 1); err != nil || sc.Memory.Bytes != 0 {
 		t.Errorf("no key: %+v, %v", sc.Memory, err)
+	}
+}
+
+// solver.integrator names each integrator; "auto" lets the solver choose per frame.
+func TestIntegratorKey(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   simcore.Integrator
+		auto bool
+	}{{"explicit", simcore.Explicit, false}, {"semi-implicit", simcore.SemiImplicit, false}, {"auto", simcore.Explicit, true}} {
+		sc, err := Read("s.toml", strings.NewReader(minimalScene+"[solver]\nintegrator = \""+c.name+"\"\n"), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Config.Integrator != c.in || sc.Config.AutoIntegrator != c.auto {
+			t.Errorf("%q: integrator %v, auto %v", c.name, sc.Config.Integrator, sc.Config.AutoIntegrator)
+		}
 	}
 }
 
