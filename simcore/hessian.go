@@ -144,7 +144,7 @@ func rotateOut(u, m *linalg.Mat3) linalg.Mat3 {
 
 // diagonalBlocks returns, for each row a of g, the 3x3 block of the Hessian action that
 // row a sees alone: Q^a_cd = (apply(e_a e_d^T))_ac, symmetric, as xx yy zz xy xz yz
-// (hessianDiagonal). For g = e_a e_d^T, U^T g U = u_a u_d^T with u_r row r of U, and
+// (the preconditioner's terms, see linearise). For g = e_a e_d^T, U^T g U = u_a u_d^T with u_r row r of U, and
 // Q^a_cd = u_a^T M(u_a u_d^T) u_c.
 func (k *stiffness) diagonalBlocks() [3][6]float64 {
 	u := k.rotation()

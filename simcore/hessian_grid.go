@@ -13,9 +13,15 @@ import (
 
 // linearise is the solve's setup in one pass over the particles: it computes every
 // particle's stiffness from F_E^n (hessian.go) and, while the particle is at hand, sets
-// hu to H u and diag to the diagonal of H (hessianDiagonal's terms), so that the
-// linearisation, the preconditioner and the first residual cost one gather and two
-// scatters per particle rather than three passes.
+// hu to H u and diag to the diagonal of H, so that the linearisation, the
+// preconditioner and the first residual cost one gather and two scatters per particle
+// rather than three passes.
+//
+// The diagonal of H, which preconditions the solve: diag_i[a] = (H e_ia)_ia, where e_ia
+// is the increment of component a at node i alone. There h grad u = e_a (h grad w_ip)^T,
+// so diag_i[a] = sum_p (h grad w_ip)^T Q^a (h grad w_ip) with Q^a the 3x3 block of the
+// particle's stiffness that row a of grad u sees (stiffness.diagonalBlocks), scattered
+// by scatterDiagonal.
 func (s *Sim) linearise(u, hu, diag []geom.Vec3) {
 	p, st := s.P, &s.implicit
 	if cap(st.stiffness) < p.Len() {
@@ -45,12 +51,6 @@ func (s *Sim) applyHessian(u, out []geom.Vec3) {
 		scatterGradient(acc, ker, ox, oy, oz, &gm)
 	})
 }
-
-// The diagonal of H, which preconditions the solve: out_i[a] = (H e_ia)_ia, where e_ia
-// is the increment of component a at node i alone. There h grad u = e_a (h grad w_ip)^T,
-// so out_i[a] = sum_p (h grad w_ip)^T Q^a (h grad w_ip) with Q^a the 3x3 block of the
-// particle's stiffness that row a of grad u sees (stiffness.diagonalBlocks), which
-// linearise scatters with scatterDiagonal.
 
 // scatterParticles runs perParticle for every particle (in bins order: k its position,
 // i its index) with its kernel and stencil offset in its block's windows: in holds u

@@ -541,8 +541,8 @@ func BenchmarkImplicitStep(b *testing.B) {
 func TestHessianDiagonal(t *testing.T) {
 	s := hessianScene(t, 5)
 	n := len(s.implicit.x)
-	diag, hu := make([]geom.Vec3, n), make([]geom.Vec3, n)
-	s.linearise(hu, hu, diag) // hu: any u
+	u, hu, diag := make([]geom.Vec3, n), make([]geom.Vec3, n), make([]geom.Vec3, n)
+	s.linearise(u, hu, diag) // the diagonal does not depend on u
 	e, he := make([]geom.Vec3, n), make([]geom.Vec3, n)
 	checked := 0
 	for i := 0; i < n && checked < 60; i += 7 {

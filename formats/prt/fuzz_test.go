@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"math"
 	"testing"
 )
 
 // FuzzReader feeds arbitrary bytes to the reader. It must never panic or
 // allocate without bound; every error must be a *FormatError (the input is
 // in memory, so there are no I/O errors); what it accepts must be
-// self-consistent, read the same way by ReadAll and ReadParticle, and, when
-// the writer accepts the header, write back to a file that reads the same.
+// self-consistent, read the same way by ReadAllLimit (with a limit no input
+// of its size can reach), ReadAll and ReadParticle, and, when the writer
+// accepts the header, write back to a file that reads the same.
 func FuzzReader(f *testing.F) {
 	for _, n := range []int{0, 1, 3} {
 		file, _ := writeSnow(f, n)
@@ -47,26 +47,29 @@ func FuzzReader(f *testing.F) {
 	f.Add(huge[:len(huge)-1])
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Without a limit the particle buffer still grows only as data is
-		// decompressed, so a huge declared count in a small input is safe.
-		fr, err := ReadAllLimit(bytes.NewReader(data), math.MaxInt64)
+		// A limit in proportion to the input: zlib inflates at most about 1032-fold,
+		// so no input can hold more, and the buffer stays bounded for any input.
+		limit := 1100*int64(len(data)) + 1<<16
+		fr, err := ReadAllLimit(bytes.NewReader(data), limit)
 		_, lerr := ReadAll(bytes.NewReader(data))
-		if fe := (*FormatError)(nil); lerr != nil && !errors.As(lerr, &fe) {
-			t.Fatalf("ReadAll error %v (%T) is not a *FormatError", lerr, lerr)
+		for _, e := range []error{err, lerr} {
+			var fe *FormatError
+			if e != nil && (!errors.As(e, &fe) || fe.Error() == "") {
+				t.Fatalf("error %v (%T) is not a *FormatError with a message", e, e)
+			}
+		}
+		if lerr == nil && err != nil {
+			t.Fatalf("ReadAll read what ReadAllLimit(%d) refused: %v", limit, err)
+		}
+		if r, rerr := NewReader(bytes.NewReader(data)); rerr == nil && r.total > limit {
+			// Refused by its header for the limit, where the streaming reader starts.
+			if err == nil {
+				t.Fatalf("ReadAllLimit(%d) read a header declaring %d bytes", limit, r.total)
+			}
+			return
 		}
 		if lerr != nil && err == nil {
-			t.Fatalf("ReadAll refused what ReadAllLimit without a limit read: %v", lerr)
-		} else if lerr == nil && err != nil {
-			t.Fatalf("ReadAll read what ReadAllLimit without a limit refused: %v", err)
-		}
-		if err != nil {
-			var fe *FormatError
-			if !errors.As(err, &fe) {
-				t.Fatalf("error %v (%T) is not a *FormatError", err, err)
-			}
-			if fe.Error() == "" {
-				t.Fatal("empty error message")
-			}
+			t.Fatalf("ReadAll refused what ReadAllLimit(%d) read: %v", limit, lerr)
 		}
 
 		// Streaming must agree with ReadAll.

@@ -17,9 +17,10 @@ const (
 )
 
 // Run is the body of a tool's main: parse reads the flags into settings (its errors
-// are usage errors, printed with a pointer to -h; flag.ErrHelp after -h is none), act
-// does the work. Errors go to stderr as "name: error", and the exit status says which
-// kind failed; act can mark an error as the command line's fault with UsageError.
+// are usage errors; flag.ErrHelp after -h is none), act does the work. Errors go to
+// stderr as "name: error", and the exit status says which kind failed; act can mark an
+// error as the command line's fault with UsageError. Usage errors end with a pointer
+// to -h.
 func Run[S any](name string, stderr io.Writer, parse func() (S, error), act func(S) error) int {
 	s, err := parse()
 	if errors.Is(err, flag.ErrHelp) {
@@ -30,12 +31,13 @@ func Run[S any](name string, stderr io.Writer, parse func() (S, error), act func
 		return ExitUsage
 	}
 	if err := act(s); err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		var stopped *InterruptedError
-		switch {
-		case errors.As(err, new(*UsageError)):
+		if errors.As(err, new(*UsageError)) {
+			fmt.Fprintf(stderr, "%s: %v\n", name, WithHelpHint(err))
 			return ExitUsage
-		case errors.As(err, &stopped):
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		if errors.As(err, &stopped) {
 			return stopped.ExitCode()
 		}
 		return ExitFailure

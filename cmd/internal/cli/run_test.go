@@ -39,7 +39,7 @@ func TestRunExitStatuses(t *testing.T) {
 		{[]string{"-n", "x"}, nil, ExitUsage, `tool: invalid value "x" for flag -n: parse error (-h for help)` + "\n"},
 		{[]string{"-m"}, nil, ExitUsage, "tool: flag provided but not defined: -m (-h for help)\n"},
 		{nil, errors.New("disk full"), ExitFailure, "tool: disk full\n"},
-		{nil, fmt.Errorf("scene: %w", &UsageError{Err: errors.New("-set x: no such key")}), ExitUsage, "tool: scene: -set x: no such key\n"},
+		{nil, fmt.Errorf("scene: %w", &UsageError{Err: errors.New("-set x: no such key")}), ExitUsage, "tool: scene: -set x: no such key (-h for help)\n"},
 	} {
 		if code, log := runTool(c.args, c.actErr); code != c.code || log != c.want {
 			t.Errorf("%v, %v: exit %d, %q; want %d, %q", c.args, c.actErr, code, log, c.code, c.want)
