@@ -30,11 +30,17 @@ type Integrator int
 const (
 	Explicit     Integrator = iota // v^{n+1} = v*
 	SemiImplicit                   // solve (9) by conjugate residuals
+	// Auto takes Explicit or SemiImplicit afresh for every Advance (every frame):
+	// the one that the step limits make cheaper (integrator_auto.go).
+	Auto
 )
 
 func (in Integrator) String() string {
-	if in == SemiImplicit {
+	switch in {
+	case SemiImplicit:
 		return "semi-implicit"
+	case Auto:
+		return "auto"
 	}
 	return "explicit"
 }
@@ -76,7 +82,7 @@ func (s *Sim) UnconvergedSolves() int64 { return s.implicit.unconverged }
 
 // semiImplicit reports whether stage 6 solves equation (9) (with beta = 0 the solve
 // returns v* unchanged, as the explicit integrator does).
-func (s *Sim) semiImplicit() bool { return s.cfg.Integrator == SemiImplicit }
+func (s *Sim) semiImplicit() bool { return s.integrator == SemiImplicit }
 
 // resizeNodes sizes the per-node arrays of the solve for the current grid, with
 // v^n and v* zero and no node fixed until the grid update sets those of the nodes

@@ -2,7 +2,7 @@ package simcore
 
 import "math"
 
-// The auto integrator (Config.AutoIntegrator): at the start of every Advance, that is
+// The auto integrator (Config.Integrator = Auto): at the start of every Advance, that is
 // every frame, the solver predicts what the frame would cost with each integrator and
 // takes the cheaper one for the whole frame.
 //
@@ -78,11 +78,11 @@ type IntegratorChoice struct {
 }
 
 // IntegratorChoice returns the auto integrator's choice for the last Advance (the zero
-// choice before the first, or without Config.AutoIntegrator).
+// choice, which reads as Explicit, before the first or with another integrator).
 func (s *Sim) IntegratorChoice() IntegratorChoice { return s.choice }
 
 // Integrator returns the integrator of the last step (of the next one, before any).
-func (s *Sim) Integrator() Integrator { return s.cfg.Integrator }
+func (s *Sim) Integrator() Integrator { return s.integrator }
 
 // chooseIntegrator returns the integrator that makes the steps to time t cheaper, by the
 // cost model above: the explicit one unless the semi-implicit one wins by the margin.

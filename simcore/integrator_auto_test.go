@@ -64,7 +64,7 @@ func TestAutoIntegrator(t *testing.T) {
 	const fps, frames = 60, 3
 	explicit := autoScene(t, DefaultConfig())
 	cfg := DefaultConfig()
-	cfg.AutoIntegrator, cfg.Threads = true, 2
+	cfg.Integrator, cfg.Threads = Auto, 2
 	auto := autoScene(t, cfg)
 	var snap State
 	var chosen []Integrator
@@ -102,10 +102,9 @@ func TestAutoIntegrator(t *testing.T) {
 			"and %.3f h on average: want within 0.25 h, 0.9, 0.5 h and 0.25 h", centroids/h, overlap, p90/h, mean/h)
 	}
 
-	// the scene's settings (autoScene's), another thread count, and the integrator
-	// that frame 2 does not take: the choice must not depend on what the Sim starts with
+	// the scene's settings (autoScene's) and another thread count
 	resume := auto.Config()
-	resume.Threads, resume.Integrator = 3, SemiImplicit
+	resume.Threads = 3
 	resumed, err := Restore(resume, snap)
 	if err != nil {
 		t.Fatal(err)

@@ -68,12 +68,10 @@ type Config struct {
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
 	// residuals to the relative residual SolverTolerance or SolverMaxIterations
-	// iterations. With AutoIntegrator, Sim.Advance chooses one of the two afresh for
-	// every call (every frame), the one that the step limits make cheaper
-	// (integrator_auto.go); Integrator is then the one in use, which a Sim's Config
-	// reports, and the setting's own value is only the one a Sim starts with.
+	// iterations. Auto chooses one of the two afresh for every Advance (every frame),
+	// the one that the step limits make cheaper (integrator_auto.go), with the
+	// semi-implicit settings.
 	Integrator          Integrator
-	AutoIntegrator      bool
 	Beta                float64
 	SolverTolerance     float64
 	SolverMaxIterations int
@@ -136,7 +134,7 @@ func (c *Config) Validate() error {
 		return badSetting("transfer", "%d: unknown", c.Transfer)
 	case !(c.Damping >= 0) || math.IsInf(c.Damping, 0):
 		return badSetting("damping", "%g 1/s: must be >= 0 (0: no damping)", c.Damping)
-	case c.Integrator != Explicit && c.Integrator != SemiImplicit:
+	case c.Integrator != Explicit && c.Integrator != SemiImplicit && c.Integrator != Auto:
 		return badSetting("integrator", "%d: unknown", c.Integrator)
 	case c.solves() && !(c.Beta >= 0 && c.Beta <= 1):
 		return badSetting("beta", "%g: must be in [0, 1]", c.Beta)
@@ -167,7 +165,7 @@ func (c *Config) Validate() error {
 
 // solves reports whether the run may take semi-implicit steps, whose settings must then
 // be valid.
-func (c *Config) solves() bool { return c.Integrator == SemiImplicit || c.AutoIntegrator }
+func (c *Config) solves() bool { return c.Integrator != Explicit }
 
 // Sim is a running simulation: particles, colliders and the time. Its configuration is
 // fixed by NewSim, which checks it and derives settings from it.
@@ -192,7 +190,8 @@ type Sim struct {
 	pressed                []Press // the presses that act in this step
 	frozen                 *Freeze // the first step that froze the snow (Frozen)
 	implicit               implicitState
-	choice                 IntegratorChoice // with AutoIntegrator, of the last Advance
+	integrator             Integrator       // of the steps: Explicit or SemiImplicit
+	choice                 IntegratorChoice // with the Auto integrator, of the last Advance
 }
 
 // workerScratch is one worker's private memory.
@@ -234,7 +233,10 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 		p.Affine = nil // from a run resumed with the other transfer
 	}
 	p.trim()
-	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H}
+	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H, integrator: cfg.Integrator}
+	if cfg.Integrator == Auto {
+		s.integrator = Explicit // until the first Advance chooses
+	}
 	s.threads = cfg.Threads
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
@@ -258,7 +260,8 @@ func (c Config) clone() Config {
 	return c
 }
 
-// StepCFL returns the CFL that the time step uses: CFL, or the integrator's default.
+// StepCFL returns the CFL that the time step uses: CFL, or the integrator's default
+// (with Auto, each step uses that of the integrator it takes).
 func (c *Config) StepCFL() float64 { return c.cflOf(c.Integrator) }
 
 // cflOf returns the CFL of integrator in: CFL, or that integrator's default.
@@ -276,7 +279,7 @@ func (c *Config) cflOf(in Integrator) float64 {
 var errUnstable = errors.New("simulation became unstable")
 
 // stableDt returns the time step for the current state and integrator (stepLimit).
-func (s *Sim) stableDt() float64 { return s.stepLimit(s.cfg.Integrator) }
+func (s *Sim) stableDt() float64 { return s.stepLimit(s.integrator) }
 
 // stepLimit returns the time step that integrator in would take in the current state:
 // the CFL fraction of a cell divided by the fastest signal, capped by MaxDt. For the
@@ -327,7 +330,7 @@ func (s *Sim) accelerationDt(a, cfl float64) float64 {
 // body forces alone need a step shorter than MinDt; nil otherwise.
 func (s *Sim) unresolvedPress() error {
 	a, k := s.bodyAcceleration()
-	dt := s.accelerationDt(a, s.cfg.StepCFL())
+	dt := s.accelerationDt(a, s.cfg.cflOf(s.integrator))
 	if k == 0 || !(dt < s.cfg.MinDt) {
 		return nil
 	}
@@ -339,12 +342,12 @@ func (s *Sim) unresolvedPress() error {
 }
 
 // Advance steps until exactly time t, shortening the last steps so that one lands on t
-// (a frame time). It returns the number of steps taken. With AutoIntegrator it first
-// chooses the integrator of these steps (chooseIntegrator).
+// (a frame time). It returns the number of steps taken. With the Auto integrator it
+// first chooses the integrator of these steps (chooseIntegrator).
 func (s *Sim) Advance(t float64) (int, error) {
-	if s.cfg.AutoIntegrator && s.Time < t {
+	if s.cfg.Integrator == Auto && s.Time < t {
 		s.choice = s.chooseIntegrator(t)
-		s.cfg.Integrator = s.choice.Integrator
+		s.integrator = s.choice.Integrator
 	}
 	steps := 0
 	for s.Time < t {

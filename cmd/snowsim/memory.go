@@ -55,7 +55,7 @@ func estimateMemory(sc *scene.Scene) memoryEstimate {
 		e.cells += cells
 	}
 	perParticle, perCell := float64(explicitBytesPerParticle), float64(explicitBytesPerCell)
-	if sc.Config.Integrator == simcore.SemiImplicit || sc.Config.AutoIntegrator { // auto may take semi-implicit steps
+	if sc.Config.Integrator != simcore.Explicit { // auto may take semi-implicit steps
 		perParticle, perCell = semiImplicitBytesPerParticle, semiImplicitBytesPerCell
 	}
 	bytes := e.particles*perParticle + e.cells*perCell + runtimeBytes

@@ -147,7 +147,7 @@ func (r *snowRun) frames(first int) error {
 	sc, sim := r.sc, r.sim
 	progress := cli.NewProgress(r.log)
 	health := newSolverHealth(&sc.Config, sim)
-	integrator := integratorNotes{sim: sim, auto: sc.Config.AutoIntegrator}
+	integrator := integratorNotes{sim: sim, auto: sc.Config.Integrator == simcore.Auto}
 	interrupts := watchInterrupts(r.log, r.howToGoOn)
 	defer interrupts.stop()
 	start := time.Now()

@@ -203,14 +203,13 @@ func TestIntegratorKey(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		in   simcore.Integrator
-		auto bool
-	}{{"explicit", simcore.Explicit, false}, {"semi-implicit", simcore.SemiImplicit, false}, {"auto", simcore.Explicit, true}} {
+	}{{"explicit", simcore.Explicit}, {"semi-implicit", simcore.SemiImplicit}, {"auto", simcore.Auto}} {
 		sc, err := Read("s.toml", strings.NewReader(minimalScene+"[solver]\nintegrator = \""+c.name+"\"\n"), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sc.Config.Integrator != c.in || sc.Config.AutoIntegrator != c.auto {
-			t.Errorf("%q: integrator %v, auto %v", c.name, sc.Config.Integrator, sc.Config.AutoIntegrator)
+		if sc.Config.Integrator != c.in {
+			t.Errorf("%q: integrator %v", c.name, sc.Config.Integrator)
 		}
 	}
 }

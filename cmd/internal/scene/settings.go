@@ -45,7 +45,7 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	if err := threads(&cfg.Threads, s.Threads); err != nil {
 		return cfg, err
 	}
-	if err := integrator(&cfg, s.Integrator); err != nil {
+	if err := setChoice(&cfg.Integrator, s.Integrator, "solver.integrator", simcore.Explicit, simcore.SemiImplicit, simcore.Auto); err != nil {
 		return cfg, err
 	}
 	set(&cfg.Beta, s.Beta)
@@ -70,29 +70,6 @@ func threads(dst *int, value *int) error {
 		return err
 	}
 	*dst = *value
-	return nil
-}
-
-// autoIntegrator is solver.integrator's name for simcore.Config.AutoIntegrator: the
-// solver chooses the explicit or the semi-implicit integrator afresh for every frame.
-const autoIntegrator = "auto"
-
-// integrator sets the integrator from solver.integrator, when present: "explicit",
-// "semi-implicit" or "auto".
-func integrator(cfg *simcore.Config, name *string) error {
-	if name == nil {
-		return nil
-	}
-	if *name == autoIntegrator {
-		cfg.AutoIntegrator = true
-		return nil
-	}
-	in, ok := byName(*name, simcore.Explicit, simcore.SemiImplicit)
-	if !ok {
-		names := []string{simcore.Explicit.String(), simcore.SemiImplicit.String(), autoIntegrator}
-		return keyError("solver.integrator", "%q: must be %s", *name, quotedList(names))
-	}
-	cfg.Integrator = in
 	return nil
 }
 
