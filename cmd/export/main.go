@@ -167,7 +167,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	switch s.to {
 	case "ply", "vdb", "prt", "png", "clusters", "compare", "surface":
 	case "":
-		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters, compare or surface (-h for help)")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters, compare or surface")
 	default:
 		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters, compare or surface", s.to)
 	}
@@ -262,7 +262,7 @@ func (s *settings) arguments(fs *flag.FlagSet, frames *string, given map[string]
 	case fs.NArg() == 1 && wholeSequence:
 		s.input = fs.Arg(0)
 	default:
-		return fmt.Errorf("-to %s: give the input and the output, not %q (-h for help)", s.to, fs.Args())
+		return fmt.Errorf("-to %s: give the input and the output, not %q", s.to, fs.Args())
 	}
 	if *frames != "" && s.to != "compare" {
 		var err error

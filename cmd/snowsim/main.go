@@ -123,7 +123,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	case s.run.every < 0:
 		return nil, fmt.Errorf("-checkpoint %d: must be >= 0 (0: no checkpoints)", s.run.every)
 	case fs.NArg() > 1:
-		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q (-h for help)", fs.Args())
+		return nil, fmt.Errorf("give one scene file, or none for the built-in demo, not %q", fs.Args())
 	}
 	s.scene = fs.Arg(0)
 	s.run.resumeCommand = resumeCommand(args)

@@ -106,7 +106,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	if fs.NArg() != 1 {
-		return nil, fmt.Errorf("give one mesh, not %q (-h for help)", fs.Args())
+		return nil, fmt.Errorf("give one mesh, not %q", fs.Args())
 	}
 	s.input = fs.Arg(0)
 	if err := s.checkNumbers(fs.Given()); err != nil {

@@ -27,13 +27,13 @@ func Run[S any](name string, stderr io.Writer, parse func() (S, error), act func
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", name, WithHelpHint(err))
+		fmt.Fprintf(stderr, "%s: %v\n", name, withHelpHint(err))
 		return ExitUsage
 	}
 	if err := act(s); err != nil {
 		var stopped *InterruptedError
 		if errors.As(err, new(*UsageError)) {
-			fmt.Fprintf(stderr, "%s: %v\n", name, WithHelpHint(err))
+			fmt.Fprintf(stderr, "%s: %v\n", name, withHelpHint(err))
 			return ExitUsage
 		}
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -45,10 +45,10 @@ func Run[S any](name string, stderr io.Writer, parse func() (S, error), act func
 	return 0
 }
 
-// WithHelpHint adds "(-h for help)" to a usage error that does not say it yet, so that
+// withHelpHint adds "(-h for help)" to a usage error that does not say it yet, so that
 // a user who gave a bad value learns both what was wrong and where the flags are
 // described. It leaves nil and flag.ErrHelp alone.
-func WithHelpHint(err error) error {
+func withHelpHint(err error) error {
 	if err == nil || errors.Is(err, flag.ErrHelp) || strings.Contains(err.Error(), "-h for help") {
 		return err
 	}

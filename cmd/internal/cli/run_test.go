@@ -75,7 +75,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 }
 
-func TestWithHelpHint(t *testing.T) {
+func TestHelpHint(t *testing.T) {
 	for _, c := range []struct {
 		err  error
 		want string
@@ -83,11 +83,11 @@ func TestWithHelpHint(t *testing.T) {
 		{errors.New("-frames -3: must be >= 0"), "-frames -3: must be >= 0 (-h for help)"},
 		{errors.New("give one scene (-h for help)"), "give one scene (-h for help)"},
 	} {
-		if got := WithHelpHint(c.err).Error(); got != c.want {
+		if got := withHelpHint(c.err).Error(); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
 		}
 	}
-	if WithHelpHint(nil) != nil || WithHelpHint(flag.ErrHelp) != flag.ErrHelp {
+	if withHelpHint(nil) != nil || withHelpHint(flag.ErrHelp) != flag.ErrHelp {
 		t.Error("nil or flag.ErrHelp changed")
 	}
 }
