@@ -35,13 +35,15 @@ import "math"
 
 // semiImplicitStepCost and semiImplicitIterationCost are the cost of a semi-implicit
 // step, outside and per solver iteration, in explicit particle-steps, measured on one
-// thread by BenchmarkIntegratorCost (the 1e5-particle benchmark snowball just after
-// impact; four runs on a shared 2-core machine): 5.3-6.8 explicit steps at 1 iteration
-// and 9.4-11.4 at 10, so 4.8-6.3 outside the iterations and 0.46-0.52 per iteration.
-// They are the solver's, not the machine's: re-measure them when either step changes.
-// They were measured before the semi-implicit Hessian moved to the singular-value frame,
-// which brought a 1-iteration step from 5.0-5.7 to 3.2 explicit steps and a 10-iteration
-// one from 9.3 to 8.0 (BenchmarkImplicitOverhead); until they are re-measured, auto errs
+// thread with explicit and semi-implicit steps alternated on the 1e5-particle benchmark
+// snowball just after impact (four runs on a shared 2-core machine): 5.3-6.8 explicit
+// steps at 1 iteration and 9.4-11.4 at 10, so 4.8-6.3 outside the iterations and
+// 0.46-0.52 per iteration. They are the solver's, not the machine's: re-measure them
+// when either step changes, with `go test -run '^$' -bench
+// 'ImplicitOverhead/interleaved' -cpu 1 ./simcore` (semi/explicit at 10 and at 1
+// iteration). They were measured before the semi-implicit Hessian moved to the
+// singular-value frame, which brought a 1-iteration step from 5.0-5.7 to 3.2 explicit
+// steps and a 10-iteration one from 9.3 to 8.0; until they are re-measured, auto errs
 // towards the explicit integrator.
 const (
 	semiImplicitStepCost      = 5.0
