@@ -9,3 +9,5 @@ require (
 	github.com/qmuntal/gltf v0.29.0
 	gonum.org/v1/gonum v0.16.0
 )
+
+require github.com/pierrec/lz4/v4 v4.1.33
