@@ -131,7 +131,7 @@ func (e *blzEncoder) encode(dst, src []byte, limit int) []byte {
 	}
 	clear(e.table[:])
 	start := len(dst)
-	w := blzWriter{out: dst, start: start}
+	w := blzWriter{out: dst}
 	lit := 0            // where the pending literal run starts
 	end := len(src) - 1 // matches stop here: the last byte is a literal
 	for i := 0; i+blzMinMatch <= end; {
@@ -143,7 +143,7 @@ func (e *blzEncoder) encode(dst, src []byte, limit int) []byte {
 		e.table[h] = int32(i + 1)
 		dist := i - cand
 		length := 0
-		if cand >= 0 && i > 0 && dist <= blzFarLimit {
+		if cand >= 0 && dist <= blzFarLimit {
 			length = matchLength(src[cand:], src[i:end])
 		}
 		if length < blzMinMatch || (dist > blzNearLimit && length < blzMinFarMatch) {
@@ -176,10 +176,7 @@ func matchLength(a, b []byte) int {
 }
 
 // blzWriter appends instructions.
-type blzWriter struct {
-	out   []byte
-	start int
-}
+type blzWriter struct{ out []byte }
 
 // literals appends runs of at most 32 literal bytes.
 func (w *blzWriter) literals(p []byte) {
