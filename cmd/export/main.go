@@ -18,6 +18,7 @@ import (
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/colormap"
 	"snowtools/cmd/internal/seq"
+	"snowtools/formats/vdb"
 	"snowtools/levelset/geom"
 )
 
@@ -113,6 +114,8 @@ type settings struct {
 	upGiven             bool // -up was given: else -for's program decides a PLY's up axis
 	// prt and vdb
 	half []string
+	// vdb and surface: -vdb-codec
+	vdbOptions vdb.Options
 	// prt
 	keep, drop []string
 	// prt, ply, vdb and surface
@@ -135,7 +138,7 @@ var flagModes = map[string]string{
 	"ascii": "ply", "normals": "ply",
 	"velocity": "ply vdb surface", "props": "ply vdb surface",
 	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface ply",
-	"half": "prt vdb surface",
+	"half": "prt vdb surface", "vdb-codec": "vdb surface",
 	"keep": "prt", "drop": "prt", "rename": "prt ply vdb surface", "for": "prt ply vdb surface",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
 	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface ply",
@@ -190,7 +193,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 
 // rawFlags are the flag values that settings takes after parsing and checking.
 type rawFlags struct {
-	frames, cmap, crange, props, half, keep, drop, rename, target *string
+	frames, cmap, crange, props, half, keep, drop, rename, target, vdbCodec *string
 }
 
 // define declares the flags on fs: most straight into s, the rest into the rawFlags
@@ -211,6 +214,7 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	fs.Float64Var(&s.filter, "filter", 1, "vdb, surface: the density's kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids (surface: default h / voxel)")
 	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface, ply (-for houdini's pscale): particle mass in `kg` for files without a Mass channel")
 	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb, surface: these grids (density, velocity, ...) as half floats")
+	raw.vdbCodec = fs.String("vdb-codec", "zip", "vdb, surface: compress the .vdb with `codec`: "+strings.Join(vdb.CodecNames, ", ")+" (blosc-lz4 is what Houdini writes; zip the smallest)")
 	raw.keep = fs.String("keep", "", "prt: keep only these `channels` (default: all)")
 	raw.drop = fs.String("drop", "", "prt: drop these `channels`")
 	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`; ply, vdb, surface: name the property or grid of a channel (ID, Velocity, -props channels), over -for's name")
@@ -294,6 +298,10 @@ func (s *settings) convert(raw *rawFlags) error {
 	s.props, s.half, s.keep, s.drop = list(*raw.props), list(*raw.half), list(*raw.keep), list(*raw.drop)
 	if s.rename, err = parseRenames(*raw.rename); err != nil {
 		return err
+	}
+	s.vdbOptions = vdb.DefaultOptions
+	if err := s.vdbOptions.SetCodec(*raw.vdbCodec); err != nil {
+		return fmt.Errorf("-vdb-codec: %v", err)
 	}
 	s.target, err = lookupTarget(*raw.target)
 	return err

@@ -195,7 +195,7 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 		n, err := writeOutput(outputPath(pattern, j.in.Number), func(w io.Writer) error {
 			switch ext := strings.ToLower(filepath.Ext(pattern)); ext {
 			case surfaceVDB:
-				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, nil)
+				return vdb.Write(w, &vdb.File{Meta: sf.meta, Grids: sf.grids}, &c.s.vdbOptions)
 			case surfaceOBJ:
 				return obj.Write(w, c.s.axes.meshFor(ext, sf.mesh), frameComments(f)...)
 			default:

@@ -25,7 +25,7 @@ func (c *vdbConverter) convert(j job, threads int) result {
 	if err != nil {
 		return result{err: err}
 	}
-	size, err := writeOutput(j.out, func(w io.Writer) error { return vdb.Write(w, file, nil) })
+	size, err := writeOutput(j.out, func(w io.Writer) error { return vdb.Write(w, file, &c.s.vdbOptions) })
 	return result{particles: f.Len(), bytes: size, err: err}
 }
 

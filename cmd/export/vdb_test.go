@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -113,6 +114,56 @@ func TestVDBReadByOpenVDB(t *testing.T) {
 	// Velocities went through half floats: 11 bits.
 	if !closeTo(r.Momentum[1], momentum[1], 2e-3, math.Abs(momentum[1])) {
 		t.Errorf("OpenVDB's momentum %v, particles %v", r.Momentum, momentum)
+	}
+}
+
+// -vdb-codec writes the grids of the default (zip) file, compressed as asked, for
+// -to vdb and -to surface; other modes refuse it.
+func TestVDBCodec(t *testing.T) {
+	dir := t.TempDir()
+	in, _ := writeSequence(t, dir, 1)
+	for _, mode := range []string{"vdb", "surface"} {
+		path := func(codec string) string { return filepath.Join(dir, mode+"-"+codec+".vdb") }
+		for _, codec := range []string{"zip", "blosc-lz4", "blosc-zlib"} {
+			mustExport(t, "-to", mode, "-velocity", "-vdb-codec", codec, in, path(codec))
+		}
+		zip, err := vdb.ReadFile(path("zip"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, codec := range []string{"blosc-lz4", "blosc-zlib"} {
+			data, _ := os.ReadFile(path(codec))
+			if !bytes.Contains(data, []byte("blosc + active values")) {
+				t.Errorf("-to %s -vdb-codec %s: not a Blosc file", mode, codec)
+			}
+			f, err := vdb.ReadFile(path(codec))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Grids) != len(zip.Grids) {
+				t.Fatalf("-to %s -vdb-codec %s: %d grids, zip %d", mode, codec, len(f.Grids), len(zip.Grids))
+			}
+			for _, z := range zip.Grids {
+				g := f.Grid(z.Name)
+				same := g != nil && (z.Float == nil) == (g.Float == nil)
+				if same && z.Float != nil {
+					z.Float.ForEachActive(func(c levelset.Coord, v float32) { same = same && g.Float.Get(c) == v })
+				} else if same {
+					z.Vec3.ForEachActive(func(c levelset.Coord, v levelset.Vec3f) { same = same && g.Vec3.Get(c) == v })
+				}
+				if !same {
+					t.Errorf("-to %s -vdb-codec %s: grid %q differs from the zip file's", mode, codec, z.Name)
+				}
+			}
+		}
+	}
+	code, log := runExport(t, "-to", "prt", "-vdb-codec", "blosc-lz4", in, filepath.Join(dir, "a.prt"))
+	if code != cli.ExitUsage || !strings.Contains(log, "-vdb-codec applies to -to vdb and surface") {
+		t.Errorf("-to prt -vdb-codec: exit %d: %s", code, log)
+	}
+	code, log = runExport(t, "-to", "vdb", "-vdb-codec", "lzma", in, filepath.Join(dir, "a.vdb"))
+	if code != cli.ExitUsage || !strings.Contains(log, "-vdb-codec: unknown VDB codec") {
+		t.Errorf("-vdb-codec lzma: exit %d: %s", code, log)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
+	"snowtools/formats/vdb"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 )
@@ -71,6 +72,7 @@ type settings struct {
 	fpsGiven   bool      // -fps was on the command line
 	start      int       // -start: the first frame's number
 	startGiven bool
+	vdbOptions vdb.Options // -vdb-codec
 }
 
 func main() {
@@ -102,6 +104,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.Var(&s.memory, "memory", budget.FlagUsage)
 	up := fs.String("up", "y", "the mesh files' up `axis`: y, or z for Z-up exports (Blender's STL default; its OBJ export is Y up); glTF is Y up by definition")
 	fs.Float64Var(&s.axes.Scale, "scale", 1, "`factor` from the files' unit to metres (0.01 for centimetres)")
+	codec := fs.String("vdb-codec", "zip", "compress the .vdb with `codec`: "+strings.Join(vdb.CodecNames, ", ")+" (blosc-lz4 is what Houdini writes; zip the smallest)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -111,6 +114,10 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	s.input = fs.Arg(0)
 	if err := s.checkNumbers(fs.Given()); err != nil {
 		return nil, err
+	}
+	s.vdbOptions = vdb.DefaultOptions
+	if err := s.vdbOptions.SetCodec(*codec); err != nil {
+		return nil, fmt.Errorf("-vdb-codec: %v", err)
 	}
 	s.fpsGiven = fs.Given()["fps"]
 	s.startGiven = fs.Given()["start"]

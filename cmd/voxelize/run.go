@@ -71,7 +71,7 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 		}
 	}()
 	v := &frameVoxelizer{s: s, src: src, meshes: meshes, all: all}
-	opts := vdb.DefaultOptions
+	opts := s.vdbOptions
 	opts.Threads = s.threads
 	if s.threads == 0 {
 		opts.Threads = runtime.GOMAXPROCS(0)

@@ -91,6 +91,48 @@ func TestVoxelizeOBJSequence(t *testing.T) {
 	}
 }
 
+// Every -vdb-codec writes the grids of the default (zip) file, compressed as asked.
+func TestVoxelizeVDBCodec(t *testing.T) {
+	dir := t.TempDir()
+	writeCubeSequence(t, dir, "cube", 1, 0, 0)
+	path := func(codec string) string { return filepath.Join(dir, codec+".vdb") }
+	for _, codec := range vdb.CodecNames {
+		if code, log := runVoxelize(t, "-voxel", "0.05", "-vdb-codec", codec, "-o", path(codec), filepath.Join(dir, "cube1.obj")); code != 0 {
+			t.Fatalf("%s: exit %d: %s", codec, code, log)
+		}
+	}
+	zip := readVDB(t, path("zip"))
+	for _, codec := range vdb.CodecNames {
+		data, _ := os.ReadFile(path(codec))
+		want := map[string]string{"zip": "zip + active values", "none": "active values"}[codec]
+		if want == "" {
+			want = "blosc + active values"
+		}
+		if !bytes.Contains(data, []byte(want)) {
+			t.Errorf("%s: the file does not say %q", codec, want)
+		}
+		f := readVDB(t, path(codec))
+		for _, z := range zip.Grids {
+			g := f.Grid(z.Name)
+			if g == nil {
+				t.Fatalf("%s: no grid %q", codec, z.Name)
+			}
+			same := true
+			if z.Float != nil {
+				z.Float.ForEachActive(func(c levelset.Coord, v float32) { same = same && g.Float.Get(c) == v })
+				same = same && z.Float.ActiveVoxelCount() == g.Float.ActiveVoxelCount()
+			} else {
+				z.Vec3.ForEachActive(func(c levelset.Coord, v levelset.Vec3f) { same = same && g.Vec3.Get(c) == v })
+				same = same && z.Vec3.ActiveVoxelCount() == g.Vec3.ActiveVoxelCount()
+			}
+			if !same {
+				t.Errorf("%s: grid %q differs from the zip file's", codec, z.Name)
+			}
+		}
+		t.Logf("%s: %d bytes", codec, len(data))
+	}
+}
+
 // -frames gives the files of a full run, so a cache can be split over machines,
 // also when -res sizes the voxels from a cube that grows.
 func TestVoxelizeFrameRangeMatchesFullRun(t *testing.T) {
@@ -154,6 +196,7 @@ func TestVoxelizeBadInput(t *testing.T) {
 		{[]string{"-voxel", "0.1", "-res", "10", bad}, cli.ExitUsage, "give one"},
 		{[]string{"-voxel", "0.1", "-frames", "5-2", bad}, cli.ExitUsage, "-frames"},
 		{[]string{"-voxel", "0.1", "-normals", "magic", bad}, cli.ExitUsage, "-normals"},
+		{[]string{"-voxel", "0.1", "-vdb-codec", "lzma", bad}, cli.ExitUsage, "-vdb-codec: unknown VDB codec \"lzma\""},
 		{[]string{"-voxel", "0.1", "-o", "a.####.b.%04d.vdb", bad}, cli.ExitUsage, "-o"},
 	} {
 		code, log := runVoxelize(t, tc.args...)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"snowtools/formats/vdb/blosc"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
 )
@@ -141,12 +142,39 @@ func expectSameGrid[T levelset.Value](t *testing.T, label string, want, got *lev
 // encode writes f with the given compression and returns the bytes.
 func encode(t testing.TB, f *File, comp Compression) []byte {
 	t.Helper()
+	return encodeWith(t, f, Options{Compression: comp})
+}
+
+// encodeWith writes f with the given options and returns the bytes.
+func encodeWith(t testing.TB, f *File, o Options) []byte {
+	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, f, &Options{Compression: comp}); err != nil {
+	if err := Write(&buf, f, &o); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
 }
 
-// compressions are every combination Write offers.
-var compressions = []Compression{0, ActiveMask, ZIP, ZIP | ActiveMask}
+// compressions are every combination of flags Write offers; Blosc with its
+// default codec, LZ4.
+var compressions = []Compression{0, ActiveMask, ZIP, ZIP | ActiveMask, Blosc, Blosc | ActiveMask}
+
+// writeOptions are compressions and the other codecs Blosc frames may hold.
+func writeOptions() []Options {
+	var opts []Options
+	for _, c := range compressions {
+		opts = append(opts, Options{Compression: c})
+	}
+	for _, codec := range []blosc.Codec{blosc.BloscLZ, blosc.Zlib} {
+		opts = append(opts, Options{Compression: Blosc | ActiveMask, BloscCodec: codec})
+	}
+	return opts
+}
+
+// label names the compression of o.
+func (o Options) label() string {
+	if o.Compression&Blosc != 0 {
+		return o.Compression.String() + " (" + o.BloscCodec.String() + ")"
+	}
+	return o.Compression.String()
+}

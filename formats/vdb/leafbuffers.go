@@ -16,16 +16,16 @@ const leafChunk = 32
 // returns the buffers of chunk i (leaves i*leafChunk onwards), compressed by z.
 type leafChunks struct {
 	count  int
-	encode func(i int, z *zipper) []byte
+	encode func(i int, z *packer) []byte
 }
 
 // newLeafChunks cuts leaves, in the order the file stores them, into chunks that
 // treeWriters from newWriter encode (LeafNode::writeBuffers: the active mask, then
 // the values).
-func newLeafChunks[T levelset.Value](leaves []*levelset.Leaf[T], newWriter func(*zipper) *treeWriter[T]) leafChunks {
+func newLeafChunks[T levelset.Value](leaves []*levelset.Leaf[T], newWriter func(*packer) *treeWriter[T]) leafChunks {
 	return leafChunks{
 		count: (len(leaves) + leafChunk - 1) / leafChunk,
-		encode: func(i int, z *zipper) []byte {
+		encode: func(i int, z *packer) []byte {
 			w := newWriter(z)
 			e := enc{b: z.chunk[:0]}
 			for _, leaf := range leaves[i*leafChunk : min((i+1)*leafChunk, len(leaves))] {
@@ -39,7 +39,7 @@ func newLeafChunks[T levelset.Value](leaves []*levelset.Leaf[T], newWriter func(
 }
 
 // encodeLeafChunks encodes the chunks of every grid on up to threads goroutines,
-// each with its own zipper, and returns each grid's buffers in order. Each leaf is
+// each with its own packer, and returns each grid's buffers in order. Each leaf is
 // its own zip stream, so the bytes do not depend on who encodes which chunk.
 func encodeLeafChunks(grids []leafChunks, threads int) [][][]byte {
 	type job struct{ grid, chunk int }
@@ -53,8 +53,8 @@ func encodeLeafChunks(grids []leafChunks, threads int) [][][]byte {
 	}
 	var next atomic.Int64
 	work := func() {
-		z := zippers.Get().(*zipper)
-		defer zippers.Put(z)
+		z := packers.Get().(*packer)
+		defer packers.Put(z)
 		for {
 			i := int(next.Add(1) - 1)
 			if i >= len(jobs) {

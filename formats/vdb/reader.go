@@ -9,6 +9,7 @@ import (
 	"github.com/klauspost/compress/zlib"
 
 	"snowtools/formats/input"
+	"snowtools/formats/vdb/blosc"
 	"snowtools/levelset"
 )
 
@@ -93,7 +94,7 @@ func (d *decoder) readGrid(f *File, hasOffsets bool) {
 	g := &Grid{Name: name, Half: isHalf}
 	compAt := d.off
 	comp := Compression(d.u32("compression flags"))
-	if d.err == nil && comp&^(ZIP|ActiveMask|blosc) != 0 {
+	if d.err == nil && comp&^(ZIP|ActiveMask|Blosc) != 0 {
 		d.fail(compAt, "unknown compression flags %#x", uint32(comp))
 	}
 	g.Meta = d.metadata("grid metadata")
@@ -163,6 +164,7 @@ type treeReader[T levelset.Value] struct {
 	upperVals, lowerVals, active []T
 	inflated                     []byte
 	zr                           io.ReadCloser
+	unbloscer                    blosc.Decoder
 }
 
 // readTree reads the topology (Tree::readTopology) and the leaf buffers
@@ -329,8 +331,8 @@ func (r *treeReader[T]) readValues(dst []T, valueMask nodeMask, what string) {
 	}
 }
 
-// payload reads len(dst) values, raw or in the int64-framed zip or blosc blocks
-// that io::readData expects.
+// payload reads len(dst) values, raw or in the int64-framed zip or Blosc blocks
+// that io::readData expects (Blosc first when both flags are set, as there).
 func (r *treeReader[T]) payload(dst []T, what string) {
 	if r.err != nil || (r.half && len(dst) == 0) {
 		return
@@ -340,7 +342,7 @@ func (r *treeReader[T]) payload(dst []T, what string) {
 		size /= 2
 	}
 	n := len(dst) * size
-	if r.comp&(ZIP|blosc) == 0 {
+	if r.comp&(ZIP|Blosc) == 0 {
 		if b := r.bytes(n, what); b != nil {
 			decodeValues(dst, b, r.half)
 		}
@@ -359,14 +361,38 @@ func (r *treeReader[T]) payload(dst []T, what string) {
 		if b := r.bytes(n, what); b != nil {
 			decodeValues(dst, b, r.half)
 		}
-	case r.comp&blosc != 0:
-		r.fail(at, "%s are Blosc-compressed, which this reader does not decode; re-save the file "+
-			"with zip compression: vdb_tool -read in.vdb -write codec=zip out.vdb", what)
+	case r.comp&Blosc != 0 && stored > int64(n)+blosc.HeaderSize: // c-blosc's bound
+		r.fail(at, "%s: Blosc block of %d bytes for %d bytes of values", what, stored, n)
+	case r.comp&Blosc != 0:
+		r.unblosc(dst, int(stored), n, at, what)
 	case stored > int64(n)+int64(n/64)+64: // beyond what zlib could need for n bytes
 		r.fail(at, "%s: zip block of %d bytes for %d bytes of values", what, stored, n)
 	default:
 		r.inflate(dst, int(stored), n, at, what)
 	}
+}
+
+// unblosc reads a Blosc frame of the given size that must hold exactly n bytes.
+// The frame's header is checked against n before anything is decompressed.
+func (r *treeReader[T]) unblosc(dst []T, stored, n int, at int64, what string) {
+	frame := r.bytes(stored, what)
+	if frame == nil {
+		return
+	}
+	h, err := blosc.ReadHeader(frame)
+	if err == nil && (h.NBytes != n || h.CBytes != stored) {
+		r.fail(at+8, "%s: Blosc frame of %d bytes holding %d where the block has %d bytes for %d bytes of values",
+			what, h.CBytes, h.NBytes, stored, n)
+		return
+	}
+	if err == nil {
+		r.inflated, err = r.unbloscer.Decompress(r.inflated[:0], frame)
+	}
+	if err != nil {
+		r.err = &FormatError{Offset: at + 8, Grid: r.grid, Msg: what + ": bad Blosc frame", Err: err}
+		return
+	}
+	decodeValues(dst, r.inflated, r.half)
 }
 
 // inflate reads a zlib block of the given size that must expand to exactly n bytes.

@@ -97,13 +97,44 @@ func TestReadRejects(t *testing.T) {
 		{"unknown transform", bytes.Replace(data, []byte("UniformScaleMap"), []byte("FrustumScaleMap"), 1), "transform \"FrustumScaleMap\" is not supported"},
 		{"non-cubic voxels", patch(data, at("UniformScaleMap")+len("UniformScaleMap")+8, le64(0x4000000000000000)), "differs between axes"},
 		{"unknown compression", patch(data, gridPosOf(t, data, "ls"), le32(0x10)), "unknown compression flags"},
-		{"blosc", patch(data, gridPosOf(t, data, "ls"), le32(uint32(blosc|ActiveMask))), "vdb_tool -read in.vdb -write codec=zip out.vdb"},
+		{"zip read as blosc", patch(data, gridPosOf(t, data, "ls"), le32(uint32(Blosc|ActiveMask))), "bad Blosc frame: blosc: byte 0: format version 120"},
 		{"grid position backwards", patch(data, gridPosOf(t, data, "ls")-24, le64(10)), "before the data already read"},
 	}
 	for _, c := range cases {
 		_, err := Read(bytes.NewReader(c.data))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Blosc frames whose sizes lie are errors that say so, before anything is
+// allocated for them: the block's int64 size, the frame's nbytes and cbytes, and
+// a frame cut short.
+func TestReadRejectsBadBlosc(t *testing.T) {
+	data := smallFile(t, Blosc|ActiveMask, false)
+	frame := bytes.Index(data, []byte{2, 1, 0x21, 4}) // version 2, codec version 1, lz4 + shuffle, type size 4
+	if frame < 8 {
+		t.Fatal("no Blosc frame in the file")
+	}
+	cbytes := int(binary.LittleEndian.Uint32(data[frame+12:]))
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"block size huge", patch(data, frame-8, le64(1<<40)), "Blosc block of 1099511627776 bytes"},
+		{"nbytes huge", patch(data, frame+4, le32(1<<31-100)), "bad Blosc frame: blosc: byte 12: frame size"},
+		{"nbytes off by 4", patch(data, frame+4, le32(binary.LittleEndian.Uint32(data[frame+4:])+4)), "holding"},
+		{"cbytes short", patch(data, frame+12, le32(uint32(cbytes-1))), "Blosc frame of"},
+		{"cbytes long", patch(data, frame+12, le32(uint32(cbytes+1))), "frame size"},
+		{"split size", patch(data, frame+20, le32(1<<20)), "compressed bytes where"},
+	}
+	for _, c := range cases {
+		_, err := Read(bytes.NewReader(c.data))
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want a *FormatError containing %q", c.name, err, c.want)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"snowtools/formats/vdb/blosc"
 	"snowtools/levelset"
 	"snowtools/levelset/geom"
 )
@@ -13,9 +14,9 @@ import (
 func TestRoundTrip(t *testing.T) {
 	for _, half := range []bool{false, true} {
 		want := testFile(half)
-		for _, comp := range compressions {
-			label := fmt.Sprintf("%v half=%v", comp, half)
-			data := encode(t, want, comp)
+		for _, o := range writeOptions() {
+			label := fmt.Sprintf("%s half=%v", o.label(), half)
+			data := encodeWith(t, want, o)
 			got, err := Read(bytes.NewReader(data))
 			if err != nil {
 				t.Fatalf("%s: %v", label, err)
@@ -184,7 +185,13 @@ func TestWriteRejects(t *testing.T) {
 	if err := Write(&bytes.Buffer{}, badMeta, nil); err == nil {
 		t.Error("metadata of type []int: no error")
 	}
-	if err := Write(&bytes.Buffer{}, f, &Options{Compression: blosc}); err == nil {
-		t.Error("blosc: no error")
+	if err := Write(&bytes.Buffer{}, f, &Options{Compression: Blosc | ZIP}); err == nil {
+		t.Error("Blosc and ZIP: no error")
+	}
+	if err := Write(&bytes.Buffer{}, f, &Options{Compression: Blosc, BloscCodec: blosc.Zstd}); err == nil {
+		t.Error("Blosc with zstd: no error")
+	}
+	if err := Write(&bytes.Buffer{}, f, &Options{Compression: 0x8}); err == nil {
+		t.Error("unknown compression flag: no error")
 	}
 }

@@ -7,17 +7,19 @@
 // of the 5-4-3 tree that the file format stores around them.
 //
 // Write produces file version 224, which OpenVDB 4 to 12, Houdini, Blender 2.83+ and
-// the common renderers read, compressed with active-mask and zip by default. Read
-// accepts versions 222 to 224 as OpenVDB writes them: uncompressed, zip, active-mask
-// and half-float values, root and internal tiles, and uniform scale or
-// scale-translate transforms. Blosc-compressed values are refused with an error that
-// says how to re-save the file. Grids of other value types are skipped and listed in
-// File.Skipped. Malformed input yields a *FormatError naming the byte offset and grid.
+// the common renderers read, compressed with active-mask and zip by default, or with
+// Blosc (LZ4, BloscLZ or zlib inside; package blosc). Read accepts versions 222 to
+// 224 as OpenVDB writes them: uncompressed, zip, Blosc, active-mask and half-float
+// values, root and internal tiles, and uniform scale or scale-translate transforms.
+// Grids of other value types are skipped and listed in File.Skipped. Malformed input
+// yields a *FormatError naming the byte offset and grid.
 package vdb
 
 import (
 	"fmt"
+	"strings"
 
+	"snowtools/formats/vdb/blosc"
 	"snowtools/levelset"
 )
 
@@ -41,24 +43,30 @@ const (
 	// ActiveMask stores only active values where the inactive ones are at most two
 	// distinct values (a level set's plus and minus background, a fog volume's zero).
 	ActiveMask Compression = 0x2
-	// blosc is OpenVDB's default on Debian; this package reads it only where blocks
-	// were stored raw, and never writes it.
-	blosc Compression = 0x4
+	// Blosc compresses every node's value block as a Blosc frame, byte-shuffled
+	// float by float: OpenVDB's default where it is built with Blosc (Houdini,
+	// Debian). Options.BloscCodec chooses the codec inside. Readers take Blosc
+	// over ZIP when a file sets both; Write refuses both.
+	Blosc Compression = 0x4
 )
 
+// String names the flags as OpenVDB's "file_compression" metadata does:
+// "none", "zip", "blosc", "active values", "zip + active values" and so on.
 func (c Compression) String() string {
-	switch c &^ blosc {
-	case 0:
-		if c&blosc != 0 {
-			return "blosc"
-		}
-		return "none"
-	case ZIP:
-		return "zip"
-	case ActiveMask:
-		return "active values"
+	var parts []string
+	if c&ZIP != 0 {
+		parts = append(parts, "zip")
 	}
-	return "zip + active values"
+	if c&Blosc != 0 {
+		parts = append(parts, "blosc")
+	}
+	if c&ActiveMask != 0 {
+		parts = append(parts, "active values")
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " + ")
 }
 
 // Class tells a DCC or renderer how to read a float grid.
@@ -130,8 +138,11 @@ func (f *File) Grid(name string) *Grid {
 
 // Options control Write.
 type Options struct {
-	Compression Compression // ZIP and ActiveMask; Write's default is both
-	Creator     string      // the file's "creator" metadata, unless Meta sets it
+	Compression Compression // ActiveMask and one of ZIP and Blosc; Write's default is ZIP|ActiveMask
+	// BloscCodec is the codec inside the Blosc frames when Compression has Blosc.
+	// The zero value is LZ4, OpenVDB's own choice.
+	BloscCodec blosc.Codec
+	Creator    string // the file's "creator" metadata, unless Meta sets it
 	// Threads is how many goroutines compress the leaf buffers; 0 means one. The
 	// bytes written do not depend on it.
 	Threads int
@@ -140,3 +151,26 @@ type Options struct {
 // DefaultOptions are what Write uses for nil Options: active-mask and zip
 // compression, the smallest files OpenVDB readers accept.
 var DefaultOptions = Options{Compression: ActiveMask | ZIP, Creator: "snowtools"}
+
+// CodecNames are the names SetCodec takes, the values of the tools' -vdb-codec
+// flag: zip (the default: the smallest files, the slowest to write and read),
+// blosc-lz4 (what Houdini and OpenVDB write), blosc-lz, blosc-zlib, and none.
+var CodecNames = []string{"zip", "blosc-lz4", "blosc-lz", "blosc-zlib", "none"}
+
+// SetCodec sets o's compression to the one name calls for, with active-mask
+// compression on in every case (without it, every internal node stores all its
+// 4096 or 32768 values): "none" stores the active values uncompressed.
+func (o *Options) SetCodec(name string) error {
+	switch name {
+	case "zip":
+		o.Compression = ActiveMask | ZIP
+	case "blosc-lz4", "blosc-lz", "blosc-zlib":
+		o.Compression = ActiveMask | Blosc
+		o.BloscCodec = map[string]blosc.Codec{"blosc-lz4": blosc.LZ4, "blosc-lz": blosc.BloscLZ, "blosc-zlib": blosc.Zlib}[name]
+	case "none":
+		o.Compression = ActiveMask
+	default:
+		return fmt.Errorf("unknown VDB codec %q: use one of %s", name, strings.Join(CodecNames, ", "))
+	}
+	return nil
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/klauspost/compress/zlib"
 
+	"snowtools/formats/vdb/blosc"
 	"snowtools/levelset"
 )
 
@@ -40,8 +41,11 @@ func Encode(f *File, opts *Options) (*Encoded, error) {
 	if opts != nil {
 		o = *opts
 	}
-	if o.Compression&^(ZIP|ActiveMask) != 0 {
-		return nil, fmt.Errorf("vdb: compression %#x: only ZIP and ActiveMask can be written", uint32(o.Compression))
+	if o.Compression&^(ZIP|ActiveMask|Blosc) != 0 || o.Compression&(ZIP|Blosc) == ZIP|Blosc {
+		return nil, fmt.Errorf("vdb: compression %#x: only ActiveMask and one of ZIP and Blosc can be written", uint32(o.Compression))
+	}
+	if o.Compression&Blosc != 0 && o.BloscCodec != blosc.LZ4 && o.BloscCodec != blosc.BloscLZ && o.BloscCodec != blosc.Zlib {
+		return nil, fmt.Errorf("vdb: Blosc codec %v cannot be written: use lz4, blosclz or zlib", o.BloscCodec)
 	}
 	fileMeta := Metadata{}
 	for k, v := range f.Meta {
@@ -53,7 +57,7 @@ func Encode(f *File, opts *Options) (*Encoded, error) {
 	if err := checkMetadata("file", fileMeta); err != nil {
 		return nil, err
 	}
-	bodies, err := encodeGrids(f.Grids, o.Compression, max(o.Threads, 1))
+	bodies, err := encodeGrids(f.Grids, o, max(o.Threads, 1))
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +91,7 @@ func (e *Encoded) WriteTo(w io.Writer) (int64, error) {
 // each one's topology and buffers, the buffers on the given number of goroutines.
 // With more than one, the grids are encoded at the same time too, so that the
 // parts of one that run alone (its statistics, its topology) overlap the others.
-func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) {
+func encodeGrids(grids []*Grid, o Options, threads int) ([]gridBody, error) {
 	names := map[string]bool{}
 	for _, g := range grids {
 		if err := g.validate(); err != nil {
@@ -105,9 +109,9 @@ func encodeGrids(grids []*Grid, c Compression, threads int) ([]gridBody, error) 
 	leaves := make([]leafChunks, len(grids))
 	encode := func(i int) {
 		if g := grids[i]; g.Float != nil {
-			bodies[i], leaves[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", c)
+			bodies[i], leaves[i] = encodeGrid(g, g.Float, "Tree_float_5_4_3", o)
 		} else {
-			bodies[i], leaves[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", c)
+			bodies[i], leaves[i] = encodeGrid(g, g.Vec3, "Tree_vec3s_5_4_3", o)
 		}
 	}
 	if threads <= 1 {
@@ -202,17 +206,18 @@ func (b *gridBody) buffersLen() int64 {
 	return int64(n)
 }
 
-// encodeGrid encodes g, whose voxels are in tree, with the given compression: its
+// encodeGrid encodes g, whose voxels are in tree, with o's compression: its
 // topology, and its leaves as chunks for encodeLeafChunks.
-func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, comp Compression) (gridBody, leafChunks) {
+func encodeGrid[T levelset.Value](g *Grid, tree *levelset.Grid[T], treeType string, o Options) (gridBody, leafChunks) {
+	comp := o.Compression
 	if g.Half {
 		treeType += "_HalfFloat"
 	}
-	newWriter := func(z *zipper) *treeWriter[T] {
-		return &treeWriter[T]{comp: comp, half: g.Half, bg: tree.Background, zip: z}
+	newWriter := func(z *packer) *treeWriter[T] {
+		return &treeWriter[T]{comp: comp, codec: o.BloscCodec, half: g.Half, bg: tree.Background, pack: z}
 	}
-	z := zippers.Get().(*zipper)
-	defer zippers.Put(z)
+	z := packers.Get().(*packer)
+	defer packers.Put(z)
 	var top enc
 	top.u32(uint32(comp))
 	top.metadata(gridMetadata(g, tree, comp))
@@ -252,25 +257,29 @@ func gridMetadata[T levelset.Value](g *Grid, tree *levelset.Grid[T], comp Compre
 
 // treeWriter encodes the nodes of one grid.
 type treeWriter[T levelset.Value] struct {
-	comp Compression
-	half bool
-	bg   T // full precision: OpenVDB classifies inactive values against it before rounding
+	comp  Compression
+	codec blosc.Codec // inside Blosc frames
+	half  bool
+	bg    T // full precision: OpenVDB classifies inactive values against it before rounding
 
 	active []T     // scratch: a node's active values
-	zip    *zipper // scratch and compressor
+	pack   *packer // scratch and compressors
 }
 
-// zipper is a zlib compressor with its buffers. Making one allocates about a
-// megabyte, so they are kept in a pool, and Reset between streams, which makes
-// its output what a new one's would be.
-type zipper struct {
+// packer holds the compressors (zlib, Blosc) with their buffers. Making a zlib
+// writer allocates about a megabyte, so packers are kept in a pool; the
+// compressors are reset between streams, which makes their output what new
+// ones' would be.
+type packer struct {
 	chunk []byte // a chunk of leaf buffers being encoded
 	raw   []byte // encoded values before compression
 	zbuf  bytes.Buffer
 	zw    *zlib.Writer
+	blosc blosc.Encoder
+	frame []byte // a Blosc frame
 }
 
-var zippers = sync.Pool{New: func() any { return new(zipper) }}
+var packers = sync.Pool{New: func() any { return new(packer) }}
 
 // writeTopology writes the root table and the internal nodes, down to each leaf's
 // active mask (RootNode, InternalNode and LeafNode writeTopology).
@@ -383,35 +392,59 @@ func (w *treeWriter[T]) values(e *enc, vals []T, valueMask, childMask nodeMask) 
 	w.payload(e, w.active)
 }
 
-// payload writes values as float32 or half, raw or zipped. A zipped block is an
-// int64 byte count and a zlib stream, or minus the count and the raw bytes when
-// deflating would not make it smaller (io::zipToStream). Half-float blocks with no
-// values are left out entirely, as OpenVDB's HalfWriter does.
+// payload writes values as float32 or half, raw, zipped or in a Blosc frame. A
+// compressed block is an int64 byte count and the zlib stream or Blosc frame, or
+// minus the count and the raw bytes when compressing would not make it smaller
+// (io::zipToStream, io::bloscToStream). Half-float blocks with no values are
+// left out entirely, as OpenVDB's HalfWriter does.
 func (w *treeWriter[T]) payload(e *enc, vals []T) {
 	if w.half && len(vals) == 0 {
 		return
 	}
-	z := w.zip
+	z := w.pack
 	z.raw = appendValues(z.raw[:0], vals, w.half)
-	if w.comp&ZIP == 0 {
+	var packed []byte
+	switch {
+	case w.comp&Blosc != 0:
+		packed = z.bloscFrame(z.raw, w.codec, w.half)
+	case w.comp&ZIP != 0:
+		packed = z.deflate(z.raw)
+	default:
 		e.bytes(z.raw)
 		return
 	}
+	if len(packed) < len(z.raw) {
+		e.i64(int64(len(packed)))
+		e.bytes(packed)
+		return
+	}
+	e.i64(-int64(len(z.raw)))
+	e.bytes(z.raw)
+}
+
+// deflate returns raw as a zlib stream, in a buffer the next call reuses.
+func (z *packer) deflate(raw []byte) []byte {
 	z.zbuf.Reset()
 	if z.zw == nil {
 		z.zw = zlib.NewWriter(&z.zbuf)
 	} else {
 		z.zw.Reset(&z.zbuf)
 	}
-	z.zw.Write(z.raw) // writes to a bytes.Buffer cannot fail
+	z.zw.Write(raw) // writes to a bytes.Buffer cannot fail
 	z.zw.Close()
-	if z.zbuf.Len() < len(z.raw) {
-		e.i64(int64(z.zbuf.Len()))
-		e.bytes(z.zbuf.Bytes())
-		return
+	return z.zbuf.Bytes()
+}
+
+// bloscFrame returns raw as a Blosc frame, in a buffer the next call reuses:
+// byte-shuffled float by float (2 bytes a value for half floats, 4 otherwise;
+// a vec3s is three floats), in one block, as OpenVDB compresses.
+func (z *packer) bloscFrame(raw []byte, codec blosc.Codec, half bool) []byte {
+	o := blosc.Options{Codec: codec, Shuffle: blosc.ByteShuffle, TypeSize: 4}
+	if half {
+		o.TypeSize = 2
 	}
-	e.i64(-int64(len(z.raw)))
-	e.bytes(z.raw)
+	z.frame, _ = z.blosc.Compress(z.frame[:0], raw, o) // Encode checked the codec; nodes are far below 2 GB
+	return z.frame
 }
 
 func fill[T any](s []T, v T) {
