@@ -51,6 +51,7 @@ func (s *Sim) Step(dt float64) error {
 	if err := s.updateParticles(dt, t1); err != nil {
 		return err
 	}
+	s.settle(dt, t1) // with Config.Sleep: which groups rest, which wake (sleep.go)
 	s.noteFreeze(t1)
 	s.Time = t1
 	s.Steps++
