@@ -161,6 +161,25 @@ func TestColliderWakesSleepingBlockAndResumes(t *testing.T) {
 	sameState(t, "resumed", s.Snapshot(), resumed.Snapshot())
 }
 
+// Sleep works with the semi-implicit integrator too: the block falls asleep, its held
+// nodes fixed in the solve, and stays where the awake run leaves it.
+func TestSleepSemiImplicit(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Threads = 2
+	cfg.Integrator = SemiImplicit
+	awake, nBlock := restingBlock(t, cfg, false)
+	cfg.Sleep = true
+	asleep, _ := restingBlock(t, cfg, false)
+	stepTo(t, awake, 0.4)
+	stepTo(t, asleep, 0.4)
+	if asleep.Sleeping() != nBlock {
+		t.Errorf("t = 0.4 s: %d of %d particles asleep, want all", asleep.Sleeping(), nBlock)
+	}
+	if d := heightChanges(awake.P, asleep.P); d[len(d)-1] > 1e-3 {
+		t.Errorf("heights differ by up to %.3g mm, want at most 1 mm", 1e3*d[len(d)-1])
+	}
+}
+
 // boxMask sets the bits of exactly the block's nodes in the box.
 func TestBoxMask(t *testing.T) {
 	c := [3]int{1, -1, 2}
