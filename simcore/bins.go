@@ -28,7 +28,8 @@ type particleBins struct {
 const reorderInterval = 20
 
 // binParticles groups the particles by block, sorting them in memory now and then,
-// and creates the node blocks of every group's window (the sparse grid of this step).
+// and creates the node blocks of every awake group's window (the sparse grid of this
+// step).
 func (s *Sim) binParticles() {
 	n := s.P.Len()
 	b := &s.bins
@@ -41,7 +42,9 @@ func (s *Sim) binParticles() {
 	s.cache = s.cache[:n]
 	s.groupParticles()
 	b.place(s.P, s.Steps%reorderInterval == 0)
+	s.partitionSleeping() // the groups at rest sit this step out (sleep.go)
 	s.createWindows()
+	s.pinSleepingNodes() // and hold still the nodes they share with awake snow
 }
 
 // groupParticles finds every particle's group, creating the groups in order of first
@@ -112,7 +115,7 @@ func (s *Sim) createWindows() {
 	for k := range b.blocks {
 		g := &b.blocks[k]
 		for d := 0; d < 8; d++ {
-			g.window[d] = s.grid.block([3]int{g.coord[0] + d>>2, g.coord[1] + (d>>1)&1, g.coord[2] + d&1})
+			g.window[d] = s.grid.block(windowBlock(g.coord, d))
 		}
 		color := (g.coord[0]&1)<<2 | (g.coord[1]&1)<<1 | g.coord[2]&1
 		b.colors[color] = append(b.colors[color], int32(k))

@@ -47,6 +47,7 @@ func (s *Sim) updateGrid(dt, t1 float64) {
 // the motion of the block's nodes before and after the collisions (see Freeze).
 func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec3, decay, dt, t1 float64) (m gridMotion) {
 	nodes, vel, c := &s.grid.blocks[bi], &s.grid.velocities[bi], s.grid.coords[bi]
+	pins := s.pinnedNodes(bi) // nodes that sleeping snow holds still (sleep.go)
 	for a := 0; a < blockWidth; a++ {
 		for b := 0; b < blockWidth; b++ {
 			for cc := 0; cc < blockWidth; cc++ {
@@ -61,8 +62,9 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				x, v := nodePosition(c, a, b, cc, s.cfg.H), vStar // v: v* after the collisions
 				s.collideNode(near, bi, k, &x, &vn, &v, dt, t1)   // 5
 				m.note(n.mass, &vStar, &v)
+				held := holdPinned(k, pins, &v) // v = 0 where snow sleeps
 				if s.semiImplicit() {
-					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, v != vStar)
+					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, held || v != vStar)
 				} else {
 					explicitVelocity(&vel[k], &vn, &v) // 6
 				}

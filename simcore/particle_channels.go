@@ -46,6 +46,7 @@ var Channels = []Channel{
 	{Name: "Rho0", data: field(float32s, func(p *Particles) *[]float32 { return &p.Rho0 })},
 	{Name: "Rest", data: field(vec3s, func(p *Particles) *[]geom.Vec3 { return &p.Rest }), Optional: true,
 		Frame: &FrameColumn{Name: "RestPosition", Type: Float32, At: 8, OnRequest: true}},
+	{Name: "Quiet", data: field(float32s, func(p *Particles) *[]float32 { return &p.Quiet }), Optional: true},
 }
 
 // Channel is one per-particle field of Particles.

@@ -37,6 +37,10 @@ type Particles struct {
 	// tools (Houdini's Point Deform, Blender's geometry nodes) pair with its position
 	// now. nil unless KeepRestPositions asked for it: the solver never reads it.
 	Rest []geom.Vec3
+	// Quiet is how long (s) the grid around the particle has been at rest, up to
+	// Config.SleepTime, when the particle's group of the sparse grid falls asleep
+	// (sleep.go): nil unless the simulation lets snow sleep.
+	Quiet []float32
 
 	// stress is V_p^0 times the Kirchhoff stress dPsi/dF_E F_E^T of the current F_E (so that
 	// V_p^n sigma_p of equation (6) is just this). It is computed at the end of a step from

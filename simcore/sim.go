@@ -65,6 +65,15 @@ type Config struct {
 	// method.
 	Damping float64
 
+	// Sleep lets resting snow sleep (sleep.go): a group of particles whose grid nodes
+	// have all moved slower than SleepSpeed (m/s) for SleepTime (s) skips the transfers
+	// and the F_E update, its nodes held still, until moving snow or a moving collider
+	// reaches it. 0 for SleepSpeed or SleepTime means its default (sleepSpeed,
+	// sleepTime). Off by default: the paper's method.
+	Sleep      bool
+	SleepSpeed float64
+	SleepTime  float64
+
 	// Stage 6 (section 6.1): Explicit, or SemiImplicit with Beta in [0, 1] (0 explicit,
 	// 1/2 trapezoidal, 1 backward Euler), solved by Jacobi-preconditioned conjugate
 	// residuals to the relative residual SolverTolerance or SolverMaxIterations
@@ -134,6 +143,10 @@ func (c *Config) Validate() error {
 		return badSetting("transfer", "%d: unknown", c.Transfer)
 	case !(c.Damping >= 0) || math.IsInf(c.Damping, 0):
 		return badSetting("damping", "%g 1/s: must be >= 0 (0: no damping)", c.Damping)
+	case !(c.SleepSpeed >= 0) || math.IsInf(c.SleepSpeed, 0):
+		return badSetting("sleep_speed", "%g m/s: must be >= 0 (0: the default, %g h per second)", c.SleepSpeed, defaultSleepCellsPerSecond)
+	case !(c.SleepTime >= 0) || math.IsInf(c.SleepTime, 0):
+		return badSetting("sleep_time", "%g s: must be >= 0 (0: the default, %g s)", c.SleepTime, defaultSleepTime)
 	case c.Integrator != Explicit && c.Integrator != SemiImplicit && c.Integrator != Auto:
 		return badSetting("integrator", "%d: unknown", c.Integrator)
 	case c.solves() && !(c.Beta >= 0 && c.Beta <= 1):
@@ -190,6 +203,7 @@ type Sim struct {
 	pressed                []Press // the presses that act in this step
 	frozen                 *Freeze // the first step that froze the snow (Frozen)
 	implicit               implicitState
+	sleep                  sleepState       // the groups asleep in this step (sleep.go)
 	integrator             Integrator       // of the steps: Explicit or SemiImplicit
 	choice                 IntegratorChoice // with the Auto integrator, of the last Advance
 }
@@ -231,6 +245,12 @@ func NewSim(cfg Config, p *Particles) (*Sim, error) {
 		p.Affine = make([]Mat3f, p.Len()) // C_p = 0: each particle starts as a constant velocity
 	case cfg.Transfer != APIC:
 		p.Affine = nil // from a run resumed with the other transfer
+	}
+	switch {
+	case cfg.Sleep && p.Quiet == nil:
+		p.Quiet = make([]float32, p.Len()) // no particle has rested yet
+	case !cfg.Sleep:
+		p.Quiet = nil // from a run resumed without sleep
 	}
 	p.trim()
 	s := &Sim{cfg: cfg.clone(), P: p, invH: 1 / cfg.H, integrator: cfg.Integrator}

@@ -32,6 +32,11 @@ package simcore
 // loop), updateGrid (4, 5 and the explicit 6, node by node) and updateParticles (7 to
 // 10, which gather the grid's velocities once per particle). The stress that stage 3
 // needs is the one stage 7 of the previous step computed with its SVD.
+//
+// With Config.Sleep, groups of particles at rest sit steps out (sleep.go):
+// binParticles leaves them out of this step's grid, updateGrid holds the nodes they
+// share with awake snow still, and settle decides, after stage 10, which groups have
+// rested long enough to sleep and which moving snow or colliders wake.
 func (s *Sim) Step(dt float64) error {
 	t1 := s.Time + dt
 	s.Prepare() // 2, on the first step: ahead of 1 because the presses act on V_p^0
@@ -51,6 +56,7 @@ func (s *Sim) Step(dt float64) error {
 	if err := s.updateParticles(dt, t1); err != nil {
 		return err
 	}
+	s.settle(dt, t1) // with Config.Sleep: which groups rest, which wake (sleep.go)
 	s.noteFreeze(t1)
 	s.Time = t1
 	s.Steps++

@@ -18,6 +18,8 @@
 #                                  unless KEEP=1)
 #   NICE=10                        the runs' niceness
 #   BIN=bin                        where the tools are built
+#   SLEEP=0                        1: resting snow sleeps (solver.sleep = true); the
+#                                  integrator column then reads e.g. explicit+sleep
 #
 # e.g. FRAMES=3 INTEGRATORS="explicit auto" bench/long_runs/run.sh bench/long_runs/snowball_3e5.toml
 # Needs GNU time (/usr/bin/time -v). CI does not run it: the defaults take hours.
@@ -28,6 +30,7 @@ threads=${THREADS:-2}
 work=${WORK:-/tmp/long_runs}
 niceness=${NICE:-10}
 bin=${BIN:-bin}
+sleep=${SLEEP:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$bin" "$work"
@@ -57,14 +60,17 @@ for scene in "${scenes[@]}"; do
 	prepare "$scene"
 	name=$(basename "$scene" .toml)
 	for integrator in $integrators; do
-		out="$work/$name-$integrator"
+		label=$integrator
+		[ "$sleep" = 1 ] && label="$integrator+sleep"
+		out="$work/$name-$label"
 		rm -rf "$out"
 		mkdir -p "$out"
-		log="$work/$name-$integrator.log"
+		log="$work/$name-$label.log"
 		# -o replaces the scene's output folder; no checkpoints, which would add their I/O
 		if ! nice -n "$niceness" /usr/bin/time -v "$bin/snowsim" -frames "$frames" -threads "$threads" -checkpoint 0 \
-			-set "solver.integrator=\"$integrator\"" -o "$out" "$scene" >/dev/null 2>"$log"; then
-			echo "$name $integrator: snowsim failed; see $log" >&2
+			-set "solver.integrator=\"$integrator\"" -set "solver.sleep=$([ "$sleep" = 1 ] && echo true || echo false)" \
+			-o "$out" "$scene" >/dev/null 2>"$log"; then
+			echo "$name $label: snowsim failed; see $log" >&2
 			continue
 		fi
 		# snowsim's summary: "snowsim: N frames in W s: X s/frame, S steps/frame, R particle-steps/s"
@@ -76,7 +82,7 @@ for scene in "${scenes[@]}"; do
 		sys=$(awk -F': ' '/System time/ {print $2}' "$log")
 		rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$log")
 		switches=$(grep -ao 'frame [0-9]*: [a-z-]* (explicit would take' "$log" | sed -E 's/frame ([0-9]+): ([a-z-]+).*/\1:\2/' | paste -sd' ' - || true)
-		awk -v n="$name" -v i="$integrator" -v f="$frames" -v p="$particles" -v w="$wall" -v s="$steps" \
+		awk -v n="$name" -v i="$label" -v f="$frames" -v p="$particles" -v w="$wall" -v s="$steps" \
 			-v u="$user" -v y="$sys" -v r="$rss" -v sw="$switches" 'BEGIN {
 			printf "%-16s %-13s %6d %9d %9.3g %10.0f %9.3g %6.0f MiB  %s\n", n, i, f, p, w / 60, s, (u + y) / 60 / f, r / 1024, sw
 		}'

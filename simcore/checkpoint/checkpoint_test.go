@@ -98,7 +98,7 @@ func TestHeaderErrors(t *testing.T) {
 		want string
 	}{
 		{0, 'X', "byte 0 (magic): not a snowsim checkpoint"},
-		{8, 1, "byte 8 (version): format version 1; this program reads version 3"},
+		{8, 1, "byte 8 (version): format version 1; this program reads version 4"},
 		{12, 7, "byte 12 (compression): unknown compression 7"},
 		{20, 1, "byte 56 (header checksum): the header is damaged"},
 	}
@@ -181,6 +181,9 @@ var layouts = map[uint32]string{
 	3: "ID int32x1, X float64x3, V float64x3, Mass float32x1, Vol0 float32x1, FE float32x9, JP float32x1, " +
 		"Mat float32x5, Stress float32x6, Sinter float32x9 optional, Affine float32x9 optional, Rho0 float32x1, " +
 		"Rest float64x3 optional",
+	4: "ID int32x1, X float64x3, V float64x3, Mass float32x1, Vol0 float32x1, FE float32x9, JP float32x1, " +
+		"Mat float32x5, Stress float32x6, Sinter float32x9 optional, Affine float32x9 optional, Rho0 float32x1, " +
+		"Rest float64x3 optional, Quiet float32x1 optional",
 }
 
 // The columns follow simcore.Channels, so a change to the table changes the file: then

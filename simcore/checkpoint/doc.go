@@ -6,7 +6,7 @@
 //
 //	offset  size  field
 //	     0     8  magic "SNOWSTAT"
-//	     8     4  format version (3)
+//	     8     4  format version (4)
 //	    12     4  compression (1 = zstd; the only one)
 //	    16     8  frame number (int64, >= 0)
 //	    24    32  scene identity: whatever the writer uses to recognize its input
@@ -22,7 +22,8 @@
 //	    24     8    fastest elastic wave of the last step (float64, m/s)
 //	    32     4    flags: bit 0 set when particle volumes are known; bit 1 up, one for
 //	                each Optional channel of simcore.Channels in table order, set when
-//	                the particles carry it (bit 1: Sinter, 2: Affine, 3: Rest); others 0
+//	                the particles carry it (bit 1: Sinter, 2: Affine, 3: Rest, 4: Quiet);
+//	                others 0
 //	    36     4    particle count n (uint32, at most 2^31 - 1)
 //	    40          the particle columns: one per channel of simcore.Channels, in table
 //	                order (an Optional one only with its flag), each n values in the
@@ -32,14 +33,16 @@
 // and nothing after it. Columns rather than records, because a column's values are
 // alike (the materials and masses are often all equal) and compress far better.
 //
-// In version 3 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
+// In version 4 the columns are ID int32, X 3 float64, V 3 float64, Mass float32, Vol0
 // float32, FE 9 float32 (row-major), JP float32, Mat 5 float32 (Mu0, Lambda0, Xi,
 // ThetaC, ThetaS), Stress 6 float32 (xx, yy, zz, xy, xz, yz); with flag bit 1, then
 // Sinter 9 float32 (MaxDensity, C1-C5, EMax, NuMax, Density), 36 bytes; with flag bit 2,
 // then Affine 9 float32 (APIC's C_p, row-major), 36 bytes; then Rho0 float32 (the rest
-// density); with flag bit 3, then Rest 3 float64 (the rest position), 24 bytes: 148
-// bytes per particle without the optional columns. Version 1 had neither Affine nor
-// Rho0, version 2 no Rest; this package reads neither. A change to the table changes
+// density); with flag bit 3, then Rest 3 float64 (the rest position), 24 bytes; with
+// flag bit 4, then Quiet float32 (how long the particle has rested, for sleeping snow),
+// 4 bytes: 148 bytes per particle without the optional columns. Version 1 had neither
+// Affine nor Rho0, version 2 no Rest, version 3 no Quiet; this package reads none of
+// them. A change to the table changes
 // the layout, and TestLayoutVersion asks for the version to be raised.
 //
 // Floating-point values are stored bit for bit. The state carries no random state: the

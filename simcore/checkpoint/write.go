@@ -14,7 +14,7 @@ import (
 
 const (
 	magic       = "SNOWSTAT"
-	version     = 3 // the format version this package writes and reads
+	version     = 4 // the format version this package writes and reads
 	compression = 1 // zstd
 	headerSize  = 60
 	stateHead   = 40 // the scalars before the particle columns

@@ -55,6 +55,10 @@ type solverKeys struct {
 	FlipAlphaStep *float64   `toml:"flip_alpha_step"` // s: the step flip_alpha is meant for; 0: every step
 	Threads       *int       `toml:"threads"`
 	Memory        *string    `toml:"memory"` // the run's memory budget, as -memory takes it ("8G")
+	// Resting snow sleeps (simcore.Config.Sleep): below sleep_speed (m/s) for sleep_time (s).
+	Sleep      *bool    `toml:"sleep"`
+	SleepSpeed *float64 `toml:"sleep_speed"`
+	SleepTime  *float64 `toml:"sleep_time"`
 	// Stage 6, section 6.1.
 	Integrator    *string  `toml:"integrator"`
 	Beta          *float64 `toml:"beta"`

@@ -28,6 +28,8 @@ var configKeys = map[string]string{
 	"gravity":         "solver.gravity",
 	"gravity_start":   "solver.gravity_start",
 	"damping":         "solver.damping",
+	"sleep_speed":     "solver.sleep_speed",
+	"sleep_time":      "solver.sleep_time",
 	"integrator":      "solver.integrator",
 	"beta":            "solver.beta",
 	"tolerance":       "solver.tolerance",

@@ -67,6 +67,9 @@ func TestEveryOptionArrives(t *testing.T) {
 		c.Integrator != simcore.Explicit || c.Beta != 1 || c.SolverTolerance != 1e-3 || c.SolverMaxIterations != 100 {
 		t.Errorf("settings: %+v %+v", sc, c)
 	}
+	if c.Sleep || c.SleepSpeed != 1e-3 || c.SleepTime != 0.05 {
+		t.Errorf("sleep: %v, %g m/s, %g s", c.Sleep, c.SleepSpeed, c.SleepTime)
+	}
 	if c.GravityStart != 0 || c.Damping != 0 || c.SinterEnd != 0.25 || len(c.Presses) != 1 || c.Presses[0].Axis != (geom.Vec3{0, 1, 0}) ||
 		c.Presses[0].Pressure != 200 || c.Presses[0].End != 0.25 {
 		t.Errorf("sintering window, gravity start and presses: %+v", c)
@@ -145,6 +148,9 @@ func TestSceneErrorsNameTheKey(t *testing.T) {
 		{base + "[time]\ncfl = 2\n", "time.cfl: 2: must be in (0, 1]"},
 		{base + "[solver]\nflip_alpha = 1.5\n", "solver.flip_alpha: 1.5: must be in [0, 1]"},
 		{base + "[solver]\ndamping = -1\n", "solver.damping: -1 1/s: must be >= 0"},
+		{base + "[solver]\nsleep_speed = -1\n", "solver.sleep_speed: -1 m/s: must be >= 0"},
+		{base + "[solver]\nsleep_time = -0.1\n", "solver.sleep_time: -0.1 s: must be >= 0"},
+		{base + "[solver]\nsleep = 1\n", "solver.sleep"},
 		{base + "[solver]\nintegrator = \"implicit\"\n", `solver.integrator: "implicit": must be "explicit", "semi-implicit" or "auto"`},
 		{base + "[solver]\nintegrator = \"auto\"\nmax_iterations = 0\n", "solver.max_iterations: 0: must be at least 1"},
 		{base + "[solver]\nintegrator = \"auto\"\n[time]\nwave_cells = 0\n", "time.wave_cells: 0: must be > 0"},
@@ -229,5 +235,17 @@ func TestSemiImplicitCFL(t *testing.T) {
 		if got := sc.Config.StepCFL(); got != c.want {
 			t.Errorf("%q: cfl %g, want %g", c.extra, got, c.want)
 		}
+	}
+}
+
+// solver.sleep turns sleeping snow on; its speed and time keep their defaults (0) when
+// absent.
+func TestSleepKey(t *testing.T) {
+	sc, err := Read("s.toml", strings.NewReader(minimalScene+"[solver]\nsleep = true\n"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sc.Config; !c.Sleep || c.SleepSpeed != 0 || c.SleepTime != 0 {
+		t.Errorf("sleep %v, %g m/s, %g s", c.Sleep, c.SleepSpeed, c.SleepTime)
 	}
 }

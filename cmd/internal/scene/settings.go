@@ -37,6 +37,9 @@ func (l *loader) solverConfig(f *sceneFile) (simcore.Config, error) {
 	set(&cfg.Gravity, s.Gravity)
 	set(&cfg.GravityStart, s.GravityStart)
 	set(&cfg.Damping, s.Damping)
+	set(&cfg.Sleep, s.Sleep)
+	set(&cfg.SleepSpeed, s.SleepSpeed)
+	set(&cfg.SleepTime, s.SleepTime)
 	if err := setChoice(&cfg.Transfer, s.Transfer, "solver.transfer", simcore.PICFLIP, simcore.APIC); err != nil {
 		return cfg, err
 	}
