@@ -91,6 +91,21 @@ func estimateParticles(src simcore.Source, domain geom.Box, h float64) (particle
 	return cells * float64(src.PerCell), cells
 }
 
+// reservation returns how many particles to make room for before seeding
+// (simcore.Particles.Reserve), so that seeding allocates each particle channel once:
+// the estimate plus reserveMargin. Estimates fall within 0.5% of the seeded count
+// (TestEstimateParticles); the excess costs no resident memory.
+func reservation(e memoryEstimate) int {
+	return int(min(e.particles*(1+reserveMargin)+reserveSlack, math.MaxInt32))
+}
+
+// The margin of reservation: a fraction of the estimate, and a few particles for
+// scenes so small that a percent is none.
+const (
+	reserveMargin = 0.03
+	reserveSlack  = 64
+)
+
 // checkMemory refuses a scene whose estimate exceeds the budget, before anything is
 // allocated for it.
 func checkMemory(e memoryEstimate, b budget.Budget) error {
