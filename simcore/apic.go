@@ -43,8 +43,8 @@ const cubicMoment = 1.0 / 3
 // over the stencil: the form of h grad w_ip with the slopes D replaced by E, which lets
 // the gradient's tensor-product sums serve APIC as well. The cubic B-spline's first
 // moment is zero, sum_a W[k][a] d[k][a] = 0, which is what makes the affine part carry
-// no net momentum; the cached weights are float32, so the second node's E is derived
-// from the others (as kernelCache derives its weight) to keep the sum zero.
+// no net momentum; the weights are rounded to float32, so the second node's E is
+// derived from the others (as kernelAt derives its weight) to keep the sum zero.
 func (k *kernel) moments(x geom.Vec3, invH float64) (E [3][4]float64) {
 	for ax := range E {
 		X := x[ax] * invH

@@ -103,10 +103,8 @@ func BenchmarkInterpolate(b *testing.B) {
 	for i := 0; i < windowNodes; i++ {
 		nodes[i/64][i/8%8][i%8] = nodeVelocity{v: geom.Vec3{float64(i), 1, 2}, dv: geom.Vec3{3, float64(i), 2}}
 	}
-	var c kernelCache
-	c.set(geom.Vec3{0.123, 0.456, 0.789}, 1/0.01)
 	var ker kernel
-	c.load(&ker)
+	kernelAt(geom.Vec3{0.123, 0.456, 0.789}, 1/0.01, &ker)
 	var acc geom.Vec3
 	for i := 0; i < b.N; i++ {
 		v, dv, g := interpolate(&nodes, &ker, i&3, (i>>2)&3, (i>>4)&3)

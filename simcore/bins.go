@@ -36,10 +36,8 @@ func (s *Sim) binParticles() {
 	if cap(b.order) < n {
 		b.order = make([]int32, n)
 		b.group = make([]int32, n)
-		s.cache = make([]kernelCache, n)
 	}
 	b.order, b.group = b.order[:n], b.group[:n]
-	s.cache = s.cache[:n]
 	s.groupParticles()
 	b.place(s.P, s.Steps%reorderInterval == 0)
 	s.partitionSleeping() // the groups at rest sit this step out (sleep.go)

@@ -33,47 +33,41 @@ type kernel struct {
 	W, D [3][4]float64
 }
 
-// kernelCache stores a kernel between the transfer to the grid and the transfer back
-// (section 4.1 uses w_ip^n in stages 1, 2, 3, 7 and 8), so that weights are computed once
-// per particle per step. It keeps three weights and slopes per axis in float32 and
-// derives the second node's from the partition of unity (weights sum to 1, slopes to 0),
-// which makes the expanded kernel sum to 1 to float64 round-off. The second node is the
-// one to derive because its weight is never below 1/6: deriving a tail weight, which can
-// be almost zero, would give it a large relative error or even a negative value.
-// 72 bytes per particle.
-type kernelCache [3]cachedAxis
-
-// cachedAxis is one axis of a kernelCache: the weights of nodes 0, 2 and 3, then their
-// slopes.
-type cachedAxis [6]float32
-
-// set stores the stencil of a particle at x for grid spacing h and returns the index of
-// its first node on each axis. The axes are written out, here and in load, so that every
-// access has a fixed offset.
-func (c *kernelCache) set(x geom.Vec3, invH float64) (base [3]int) {
-	return [3]int{c[0].set(x[0] * invH), c[1].set(x[1] * invH), c[2].set(x[2] * invH)}
+// kernelAt sets k to the stencil of a particle at x, on a grid of spacing 1 / invH,
+// and returns the index of its first node on each axis. Every transfer of a step
+// (section 4.1 uses w_ip^n in stages 1, 2, 3, 7 and 8; the semi-implicit solve in each
+// of its iterations) calls it afresh: the particles do not move between them, so each
+// gets the same weights every time, and the 72 bytes per particle that a cache of the
+// weights took (a quarter of the explicit solver's memory) cost more than the few dozen
+// operations of recomputing them, against the transfer's 64-node sums.
+//
+// Per axis, the weights and slopes of nodes 0, 2 and 3 are rounded to float32 and the
+// second node's are derived from the partition of unity (weights sum to 1, slopes to
+// 0), which makes the expanded kernel sum to 1 to float64 round-off. The second node is
+// the one to derive because its weight is never below 1/6: deriving a tail weight,
+// which can be almost zero, would give it a large relative error or even a negative
+// value. The rounding is what the cache stored in float32; keeping it keeps every
+// result the same bits. The axes are written out so that every access has a fixed
+// offset.
+func kernelAt(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
+	return [3]int{
+		axisKernel(x[0]*invH, &k.W[0], &k.D[0]),
+		axisKernel(x[1]*invH, &k.W[1], &k.D[1]),
+		axisKernel(x[2]*invH, &k.W[2], &k.D[2]),
+	}
 }
 
-func (a *cachedAxis) set(X float64) (base int) {
-	var w, dw [4]float64
-	base = stencil1D(X, &w, &dw)
-	a[0], a[1], a[2] = float32(w[0]), float32(w[2]), float32(w[3])
-	a[3], a[4], a[5] = float32(dw[0]), float32(dw[2]), float32(dw[3])
+// axisKernel is kernelAt along one axis, X in cell units: stencil1D, rounded.
+// (The rounding works on copies in registers: rounding w and d in place reads back
+// what was just stored through them.)
+func axisKernel(X float64, w, d *[4]float64) (base int) {
+	var w4, d4 [4]float64
+	base = stencil1D(X, &w4, &d4)
+	w0, w2, w3 := float64(float32(w4[0])), float64(float32(w4[2])), float64(float32(w4[3]))
+	d0, d2, d3 := float64(float32(d4[0])), float64(float32(d4[2])), float64(float32(d4[3]))
+	*w = [4]float64{w0, 1 - w0 - w2 - w3, w2, w3}
+	*d = [4]float64{d0, -d0 - d2 - d3, d2, d3}
 	return base
-}
-
-// load expands the stored stencil.
-func (c *kernelCache) load(k *kernel) {
-	c[0].load(&k.W[0], &k.D[0])
-	c[1].load(&k.W[1], &k.D[1])
-	c[2].load(&k.W[2], &k.D[2])
-}
-
-func (a *cachedAxis) load(w, d *[4]float64) {
-	w[0], w[2], w[3] = float64(a[0]), float64(a[1]), float64(a[2])
-	d[0], d[2], d[3] = float64(a[3]), float64(a[4]), float64(a[5])
-	w[1] = 1 - w[0] - w[2] - w[3]
-	d[1] = -d[0] - d[2] - d[3]
 }
 
 // stencilBase returns the first node of a particle's stencil without its weights.

@@ -34,16 +34,14 @@ func TestStencilPartitionOfUnity(t *testing.T) {
 	}
 }
 
-// The cached kernel keeps the partition of unity in 3D to float64 round-off, and its
-// gradients sum to zero.
-func TestKernelCacheKeepsPartitionOfUnity(t *testing.T) {
+// The transfers' kernel keeps the partition of unity in 3D to float64 round-off, and
+// its gradients sum to zero.
+func TestKernelKeepsPartitionOfUnity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 1000; n++ {
 		x := geom.Vec3{rng.Float64() * 10, rng.Float64() * 10, rng.Float64() * 10}
-		var c kernelCache
-		c.set(x, 1/0.013)
 		var q kernel
-		c.load(&q)
+		kernelAt(x, 1/0.013, &q)
 		sum := 0.0
 		var grad geom.Vec3
 		for a := 0; a < 4; a++ {
@@ -64,7 +62,7 @@ func TestKernelCacheKeepsPartitionOfUnity(t *testing.T) {
 			stencil1D(x[axis]/0.013, &w, &dw)
 			for a := 0; a < 4; a++ {
 				if math.Abs(q.W[axis][a]-w[a]) > 1e-7 || math.Abs(q.D[axis][a]-dw[a]) > 1e-7 {
-					t.Fatalf("cached kernel differs from the exact one on axis %d: %v vs %v, %v", axis, q, w, dw)
+					t.Fatalf("rounded kernel differs from the exact one on axis %d: %v vs %v, %v", axis, q, w, dw)
 				}
 			}
 		}

@@ -74,9 +74,8 @@ func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, 
 			}
 			var ker kernel
 			for k := g.start; k < g.end; k++ {
-				s.cache[k].load(&ker)
 				i := s.bins.order[k]
-				ox, oy, oz := stencilOffset(stencilBase(s.P.X[i], invH))
+				ox, oy, oz := stencilOffset(kernelAt(s.P.X[i], invH, &ker))
 				perParticle(int(k), int(i), in, acc, accDiag, &ker, ox, oy, oz)
 			}
 			addWindow(g, acc, out)

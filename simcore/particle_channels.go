@@ -2,6 +2,7 @@ package simcore
 
 import (
 	"fmt"
+	"sync"
 
 	"snowtools/levelset/geom"
 )
@@ -129,12 +130,18 @@ func (c *Channel) EncodeFrame(p *Particles, i int, b []byte) {
 		c.data.encode(p, i, b[:c.Size()])
 		return
 	}
-	var raw [maxValueSize]byte
+	raw := encodeBuffers.Get().(*[maxValueSize]byte)
+	defer encodeBuffers.Put(raw)
 	c.data.encode(p, i, raw[:c.Size()])
 	for k := range c.Arity() {
 		putScalar(b[k*to.size():], to, scalarAt(raw[:], from, k))
 	}
 }
+
+// encodeBuffers holds EncodeFrame's scratch for a value: a buffer of its own on the
+// stack escapes to the heap through the codec's call, two allocations per particle of
+// every frame (40 MB of garbage for two frames of 9e5 particles).
+var encodeBuffers = sync.Pool{New: func() any { return new([maxValueSize]byte) }}
 
 // CheckLengths returns an error if a channel that p carries does not have one value per
 // particle.

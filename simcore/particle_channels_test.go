@@ -189,6 +189,45 @@ func TestAddAndTrim(t *testing.T) {
 	}
 }
 
+// Reserve gives every channel p carries, and the Optional ones that seeding adds
+// later, room for the particles reserved, so that seeding within it moves no channel;
+// trim keeps a spare of at most a sixteenth and copies a larger one away.
+func TestReserve(t *testing.T) {
+	src := ballSource(geom.Vec3{0.5, 0.5, 0.5}, 0.1, DefaultMaterial, 1)
+	src.Spin = geom.Vec3{0, 1, 0} // gives the Affine channel
+	n, err := Fill(&Particles{}, src, 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reserved := n + n/(2*spareFraction) // as an estimate a little high would
+	p := &Particles{}
+	p.Reserve(reserved)
+	x0 := &p.X[:1][0]
+	if _, err := Fill(p, src, 0.02); err != nil {
+		t.Fatal(err)
+	}
+	p.setSintering(0, ParticleSintering{MaxDensity: 400})
+	if &p.X[0] != x0 {
+		t.Error("seeding within the reservation moved the positions")
+	}
+	p.trim()
+	for i := range Channels {
+		c := &Channels[i]
+		f := fieldOf(p, channelField(t, c))
+		if c.Present(p) && f.Cap() != reserved {
+			t.Errorf("%s: capacity %d for %d values after trim, want the %d reserved", c.Name, f.Cap(), f.Len(), reserved)
+		}
+	}
+	if &p.X[0] != x0 {
+		t.Error("trim copied the positions for a spare under a sixteenth")
+	}
+	p.Reserve(2 * reserved)
+	p.trim()
+	if cap(p.X) != n || cap(p.Affine) != n {
+		t.Errorf("trim left capacities %d and %d for %d particles", cap(p.X), cap(p.Affine), n)
+	}
+}
+
 // EncodeFrame writes what output frames carry: the encoded value itself when the
 // frame's type is the channel's, float64 narrowed (rounded) to float32 otherwise.
 func TestEncodeFrame(t *testing.T) {

@@ -8,6 +8,7 @@ type columnOps interface {
 	isNil(p *Particles) bool
 	extend(p *Particles, k int) // append k zero values
 	trim(p *Particles)
+	reserve(p *Particles, n int)
 	permute(p *Particles, dest []int32)
 	grow(p *Particles, k, n int)
 	encode(p *Particles, from int, b []byte)
@@ -29,7 +30,8 @@ func field[T any](c *codec[T], slice func(*Particles) *[]T) columnOps {
 func (c column[T]) codec() codecInfo            { return c.c.codecInfo }
 func (c column[T]) length(p *Particles) int     { return len(*c.slice(p)) }
 func (c column[T]) isNil(p *Particles) bool     { return *c.slice(p) == nil }
-func (c column[T]) trim(p *Particles)           { s := c.slice(p); *s = exactCopy(*s) }
+func (c column[T]) trim(p *Particles)           { s := c.slice(p); *s = trimmed(*s) }
+func (c column[T]) reserve(p *Particles, n int) { s := c.slice(p); *s = reserved(*s, n) }
 func (c column[T]) grow(p *Particles, k, n int) { s := c.slice(p); *s = grow(*s, k, n) }
 
 func (c column[T]) extend(p *Particles, k int) {
@@ -53,12 +55,30 @@ func (c column[T]) decode(p *Particles, from int, b []byte) {
 	}
 }
 
-// exactCopy returns s without spare capacity: particles are most of the solver's memory.
-func exactCopy[T any](s []T) []T {
-	if len(s) == cap(s) {
+// trimmed returns s, copied without spare capacity if it has more than spareFraction
+// of its length to spare: particles are most of the solver's memory.
+func trimmed[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/spareFraction {
 		return s
 	}
 	c := make([]T, len(s))
+	copy(c, s)
+	return c
+}
+
+// spareFraction is the spare capacity that trimmed leaves, as a fraction of the length
+// (1/16): what Reserve leaves when seeding makes a little fewer particles than were
+// reserved. Copying such a column would hold it twice at once, which is what Reserve
+// is there to avoid, and the pages of the spare that nothing has written take no
+// resident memory (BenchmarkPeakRSS).
+const spareFraction = 16
+
+// reserved returns s with room for n values in all (its capacity at least n).
+func reserved[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s
+	}
+	c := make([]T, len(s), n)
 	copy(c, s)
 	return c
 }

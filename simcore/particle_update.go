@@ -9,7 +9,7 @@ import (
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: each particle
-// interpolates the grid's new velocities once, with the kernel cached by rasterize, for
+// interpolates the grid's new velocities once, with the kernel rasterize used (kernelAt), for
 // both stage 7 and stage 8, and its state is read and written once. It also measures
 // the fastest particle and elastic wave for the next time step, and returns an error
 // naming the first particle whose state is no longer finite.
@@ -54,8 +54,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
 		x, v := &p.X[i], &p.V[i]
-		ox, oy, oz := stencilOffset(stencilBase(*x, invH))
-		s.cache[k].load(&ker)
+		ox, oy, oz := stencilOffset(kernelAt(*x, invH, &ker))
 		vPIC, dv, gradV := interpolate(nodes, &ker, ox, oy, oz) // for 7 and 8
 		for j := range gradV {
 			gradV[j] *= invH // from h grad v

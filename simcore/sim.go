@@ -195,8 +195,7 @@ type Sim struct {
 	volumesKnown bool
 	grid         sparseGrid
 	bins         particleBins
-	cache        []kernelCache // per position in bins.order
-	contact      []bool        // per grid node: stage 5 acts on it (markContacts)
+	contact      []bool // per grid node: stage 5 acts on it (markContacts)
 	work         []workerScratch
 
 	maxSpeed, maxWaveSpeed float64 // from the last step, for the next time step

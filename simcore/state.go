@@ -8,7 +8,7 @@ import (
 // State is everything of a Sim that later steps depend on, as plain data, so that a
 // caller can save a simulation and continue it later with bit-identical results.
 // Everything else a Sim holds is either the Config (which the caller supplies again) or
-// scratch rebuilt by every step (the sparse grid, the particle bins, the kernel cache).
+// scratch rebuilt by every step (the sparse grid, the particle bins).
 // The solver uses no randomness once the particles are seeded, so there is no random
 // state to keep.
 type State struct {

@@ -68,8 +68,8 @@ func vectorRows(v []geom.Vec3) func(block int32, offset int) *[blockWidth]geom.V
 // normalized weights and momentum is conserved), stage 3 the force of equation (6),
 // f_i = -sum_p V_p^n sigma_p grad w_ip, from the stress that stage 7 of the previous
 // step left (zero on the first step, when F_E = I), plus the presses' forces
-// sum_p w_ip b_p. Each particle's kernel is computed here, once per step, and cached for
-// the transfer back.
+// sum_p w_ip b_p. Each particle's kernel is computed once for the three (kernelAt),
+// and again, the same, for the transfer back.
 func (s *Sim) rasterize() {
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]
@@ -87,8 +87,7 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	var ker kernel
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
-		base := s.cache[k].set(p.X[i], invH)
-		s.cache[k].load(&ker) // scatter with exactly the weights the gather will use
+		base := kernelAt(p.X[i], invH, &ker) // the weights the gather will compute again
 		ox, oy, oz := stencilOffset(base)
 		scatterParticle(win, &ker, ox, oy, oz, float64(p.Mass[i]), p.V[i], &p.stress[i], invH) // 1 and 3
 		if p.Affine != nil {
@@ -218,8 +217,7 @@ func (s *Sim) gatherVolumes() {
 		var ker kernel
 		for k := g.start; k < g.end; k++ {
 			i := s.bins.order[k]
-			base := stencilBase(p.X[i], s.invH)
-			s.cache[k].load(&ker)
+			base := kernelAt(p.X[i], s.invH, &ker)
 			ox, oy, oz := stencilOffset(base)
 			rho := 0.0
 			for a := 0; a < 4; a++ {

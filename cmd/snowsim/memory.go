@@ -11,24 +11,26 @@ import (
 )
 
 // Peak memory of a run, per particle and per grid cell the snow fills. Measured
-// as peak RSS (/usr/bin/time) of one-frame runs, 2 threads, of a sphere of radius
-// 0.4 m at h = 0.01 m: 2,144,271 particles at 8 per cell and 268,125 at 1 per cell
-// (268,125 cells both times); the two runs give the two constants exactly, with
-// runtimeBytes for the rest:
+// as peak RSS (/usr/bin/time) of one-frame runs (fps 2000: 4 steps), 2 threads, of a
+// sphere of radius 0.3 m at h = 0.01 m: 904,712 particles at 8 per cell and 113,051
+// at 1 per cell (113,051 cells both times); the two runs give the two constants
+// exactly, with runtimeBytes for the rest:
 //
 //	integrator      8 per cell   1 per cell   per particle   per cell
-//	explicit        971 MB       185 MB       429 B          213 B
-//	semi-implicit   1,349 MB     291 MB       577 B          471 B
+//	explicit        173 MiB      50.5 MiB     162 B          157 B
+//	semi-implicit   296 MiB      148 MiB      196 B          1,025 B
 //
 // The grid's share is per cell, since the sparse grid follows the snow's cells
 // whatever the particles per cell; the semi-implicit integrator adds its solver's
-// vectors per node. Snow that spreads out during the run fills more cells than it
-// was seeded in, so the estimate is of the start, the least the run will need.
+// vectors per node, and its particles their stiffness (96 B). Snow that spreads out
+// during the run fills more cells than it was seeded in, so the estimate is of the
+// start, the least the run will need. TestMemoryEstimate checks the constants
+// against a smaller run.
 const (
-	explicitBytesPerParticle     = 430
-	explicitBytesPerCell         = 210
-	semiImplicitBytesPerParticle = 580
-	semiImplicitBytesPerCell     = 470
+	explicitBytesPerParticle     = 165
+	explicitBytesPerCell         = 160
+	semiImplicitBytesPerParticle = 200
+	semiImplicitBytesPerCell     = 1030
 	// runtimeBytes is what a run holds besides its snow: the program, the Go
 	// runtime, the scene.
 	runtimeBytes = 16 << 20
@@ -90,6 +92,21 @@ func estimateParticles(src simcore.Source, domain geom.Box, h float64) (particle
 	cells = size[0] * size[1] * size[2] / (h * h * h) * float64(inside) / (seedSamples * seedSamples * seedSamples)
 	return cells * float64(src.PerCell), cells
 }
+
+// reservation returns how many particles to make room for before seeding
+// (simcore.Particles.Reserve), so that seeding allocates each particle channel once:
+// the estimate plus reserveMargin. Estimates fall within 0.5% of the seeded count
+// (TestEstimateParticles); the excess costs no resident memory.
+func reservation(e memoryEstimate) int {
+	return int(min(e.particles*(1+reserveMargin)+reserveSlack, math.MaxInt32))
+}
+
+// The margin of reservation: a fraction of the estimate, and a few particles for
+// scenes so small that a percent is none.
+const (
+	reserveMargin = 0.03
+	reserveSlack  = 64
+)
 
 // checkMemory refuses a scene whose estimate exceeds the budget, before anything is
 // allocated for it.

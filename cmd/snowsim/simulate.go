@@ -101,6 +101,7 @@ func startSim(sc *scene.Scene, keepRest bool, cps *checkpoints, log io.Writer) (
 	if keepRest {
 		p.KeepRestPositions()
 	}
+	p.Reserve(reservation(estimateMemory(sc)))
 	for i, src := range sc.Sources {
 		if n, err := simcore.Fill(p, src, sc.Config.H); err != nil {
 			return nil, fmt.Errorf("snow[%d]: %v", i+1, err)

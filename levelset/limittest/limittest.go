@@ -50,8 +50,10 @@ type Result struct {
 // Run runs body in a child process and returns its result, failing t when the
 // child exceeds lim or dies. In the child, Run calls body, writes its error's text
 // to standard output and exits; it never returns there. Call Run once per test
-// (or subtest), with no test code before it that must not run twice.
-func Run(t *testing.T, lim Limits, body func() error) Result {
+// (or subtest), with no test code before it that must not run twice. t may be a
+// benchmark (a *testing.B), whose child runs it once (-test.benchtime 1x): a
+// benchmark of peak memory measures the body alone in a fresh process.
+func Run(t testing.TB, lim Limits, body func() error) Result {
 	t.Helper()
 	if os.Getenv(caseEnv) == t.Name() {
 		msg := ""
@@ -63,7 +65,11 @@ func Run(t *testing.T, lim Limits, body func() error) Result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lim.Time)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run="+runPattern(t.Name()), "-test.count=1")
+	args := []string{"-test.run=" + runPattern(t.Name()), "-test.count=1"}
+	if _, bench := t.(*testing.B); bench {
+		args = []string{"-test.run=^$", "-test.bench=" + runPattern(t.Name()), "-test.benchtime=1x", "-test.count=1"}
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), caseEnv+"="+t.Name())
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -93,8 +99,8 @@ func Run(t *testing.T, lim Limits, body func() error) Result {
 	return res
 }
 
-// runPattern returns the -test.run pattern that selects exactly the test name (with
-// its subtest parts, which -test.run matches level by level).
+// runPattern returns the -test.run (or -test.bench) pattern that selects exactly the
+// test name (with its subtest parts, which the flag matches level by level).
 func runPattern(name string) string {
 	parts := strings.Split(name, "/")
 	for i, p := range parts {
