@@ -26,7 +26,7 @@ import "math"
 // shrinking with it) goes semi-implicit. When c >> v the explicit step count is
 // 2 T c / h, and the rule reduces to a threshold on the wave cells per semi-implicit
 // step, c dt_semi / h > semiImplicitStepCost / (2 semiImplicitMargin -
-// semiImplicitIterationCost iterationsPerWaveCell): about 6 cells.
+// semiImplicitIterationCost iterationsPerWaveCell): about 3.4 cells.
 //
 // The choice depends on nothing but the state that a checkpoint keeps (the time, the
 // speeds of the last step) and the settings, never on wall-clock time or on the solver
@@ -36,18 +36,15 @@ import "math"
 // semiImplicitStepCost and semiImplicitIterationCost are the cost of a semi-implicit
 // step, outside and per solver iteration, in explicit particle-steps, measured on one
 // thread with explicit and semi-implicit steps alternated on the 1e5-particle benchmark
-// snowball just after impact (four runs on a shared 2-core machine): 5.3-6.8 explicit
-// steps at 1 iteration and 9.4-11.4 at 10, so 4.8-6.3 outside the iterations and
-// 0.46-0.52 per iteration. They are the solver's, not the machine's: re-measure them
-// when either step changes, with `go test -run '^$' -bench
-// 'ImplicitOverhead/interleaved' -cpu 1 ./simcore` (semi/explicit at 10 and at 1
-// iteration). They were measured before the semi-implicit Hessian moved to the
-// singular-value frame, which brought a 1-iteration step from 5.0-5.7 to 3.2 explicit
-// steps and a 10-iteration one from 9.3 to 8.0; until they are re-measured, auto errs
-// towards the explicit integrator.
+// snowball just after impact: 3.25 and 3.24 explicit steps at 1 iteration and 8.16 and
+// 7.87 at 10 (two runs on a shared 2-core machine; a third, with the machine under a
+// load of 10-20, gave 2.0-4.1 and 7.0-8.3), so 2.7 outside the iterations and 0.53 per
+// iteration. They are the solver's, not the machine's: re-measure them when either step
+// changes, with `go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1
+// ./simcore` (semi/explicit at 10 and at 1 iteration).
 const (
-	semiImplicitStepCost      = 5.0
-	semiImplicitIterationCost = 0.5
+	semiImplicitStepCost      = 2.7
+	semiImplicitIterationCost = 0.53
 )
 
 // iterationsPerWaveCell is how many solver iterations a semi-implicit step takes per
