@@ -3,8 +3,8 @@
 // use it to show that a hostile input (a decompression bomb, a FIFO, a deeply nested
 // scene) fails with a clear error AND bounded resources: the child is the test
 // binary itself, re-run on the one test, so a runaway allocation or an endless read
-// costs the child, never the test process, and the peak RSS that the kernel reports
-// for the child is the reader's own.
+// costs the child, never the test process, and the peak RSS that the child reports
+// (its VmHWM) is the reader's own.
 //
 // The package imports only the standard library and sits under levelset so that the
 // tests of every layer (levelset, formats, simcore and cmd) may import it.
@@ -61,6 +61,9 @@ func Run(t testing.TB, lim Limits, body func() error) Result {
 			msg = err.Error()
 		}
 		fmt.Print(msg)
+		if hwm, ok := ownPeakRSS(); ok {
+			fmt.Fprintf(os.Stderr, "\n%s%d\n", peakMarker, hwm)
+		}
 		os.Exit(0)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), lim.Time)
@@ -81,6 +84,13 @@ func Run(t testing.TB, lim Limits, body func() error) Result {
 			res.PeakRSS = ru.Maxrss << 10 // kB on Linux
 		}
 	}
+	if before, peak, found := strings.Cut(errOut.String(), "\n"+peakMarker); found {
+		if n, err := strconv.ParseInt(strings.TrimSpace(peak), 10, 64); err == nil {
+			res.PeakRSS = n
+			errOut.Reset()
+			errOut.WriteString(before)
+		}
+	}
 	switch {
 	case ctx.Err() != nil:
 		t.Fatalf("the child ran longer than %v (killed); peak RSS %d MB", lim.Time, res.PeakRSS>>20)
@@ -97,6 +107,30 @@ func Run(t testing.TB, lim Limits, body func() error) Result {
 	}
 	t.Logf("child: %v, peak RSS %.1f MB", res.Elapsed.Round(time.Millisecond), float64(res.PeakRSS)/(1<<20))
 	return res
+}
+
+// peakMarker starts the line on which the child reports its own peak RSS.
+const peakMarker = "limittest-peak-rss: "
+
+// ownPeakRSS returns this process's peak resident memory in bytes, VmHWM of
+// /proc/self/status: the high-water mark of this program's own address space. The
+// child reports it rather than letting the parent read the kernel's rusage, since
+// rusage's maxrss also counts the address space the child was started from: Go
+// starts children with vfork (CLONE_VM), so the child's maxrss is at least the test
+// process's own peak, and a test process grown past a limit by earlier tests would
+// fail every later child's limit.
+func ownPeakRSS() (int64, bool) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
 }
 
 // runPattern returns the -test.run (or -test.bench) pattern that selects exactly the
