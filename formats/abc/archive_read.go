@@ -70,7 +70,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := c.group(c.root, "")
+	root, err := c.group(c.root, 8, "")
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	if root.isData(rootTop) {
 		return nil, formatError(root.childOffset(rootTop), "", "the top object is a data block, not a group")
 	}
-	a.top = &Object{a: a, Name: "ABC", Path: "/", Metadata: a.Metadata, ref: root.children[rootTop]}
+	a.top = &Object{a: a, Name: "ABC", Path: "/", Metadata: a.Metadata, ref: root.children[rootTop], refAt: root.childOffset(rootTop)}
 	return a, nil
 }
 

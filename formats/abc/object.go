@@ -30,6 +30,7 @@ type Object struct {
 	Parent *Object
 
 	ref      uint64 // reference to the object's group
+	refAt    int64  // offset of that reference in the file
 	depth    int
 	g        *group
 	children []*Object
@@ -45,9 +46,9 @@ func (o *Object) load() error {
 		return nil
 	}
 	if o.depth > MaxDepth {
-		return formatError(int64(o.ref), o.Path, "objects nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return formatError(o.refAt, o.Path, "objects nested more than "+strconv.Itoa(MaxDepth)+" deep")
 	}
-	g, err := o.a.c.group(o.ref, o.Path)
+	g, err := o.a.c.group(o.ref, o.refAt, o.Path)
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func (o *Object) load() error {
 		if g.isData(i + 1) {
 			return formatError(g.childOffset(i+1), c.Path, "the object is a data block, not a group")
 		}
-		c.ref = g.children[i+1]
+		c.ref, c.refAt = g.children[i+1], g.childOffset(i+1)
 	}
 	o.g = g
 	return nil
@@ -201,11 +202,11 @@ func (o *Object) Properties() (*Compound, error) {
 	if err := o.load(); err != nil {
 		return nil, err
 	}
-	ref := uint64(0)
+	ref, at := uint64(0), o.g.pos
 	if o.g.len() > 0 {
-		ref = o.g.children[0]
+		ref, at = o.g.children[0], o.g.childOffset(0)
 	}
-	c, err := o.a.openCompound(ref, PropertyHeader{Kind: CompoundProperty}, o.Path, o.depth)
+	c, err := o.a.openCompound(ref, at, PropertyHeader{Kind: CompoundProperty}, o.Path, o.depth)
 	if err != nil {
 		return nil, err
 	}

@@ -108,18 +108,20 @@ func (c *container) fits(off, n int64) bool {
 }
 
 // group reads the group that ref points to (ref must be a group reference; 0 is the
-// empty group). Its child count is checked against the bytes the file has before the
-// children are read.
-func (c *container) group(ref uint64, path string) (*group, error) {
+// empty group); at is the offset of the reference itself, which errors name. The
+// group's child count is checked against the bytes the file has before the children
+// are read.
+func (c *container) group(ref uint64, at int64, path string) (*group, error) {
 	if ref&dataBit != 0 {
-		return nil, formatError(int64(ref&^dataBit), path, "a data block where a group belongs")
+		return nil, formatError(at, path, "a data block where a group belongs")
 	}
 	if ref == 0 {
 		return &group{}, nil
 	}
 	pos := int64(ref)
 	if ref > uint64(c.size) || !c.fits(pos, 8) {
-		return nil, formatError(pos, path, "group outside the file of "+strconv.FormatInt(c.size, 10)+" bytes")
+		return nil, formatError(at, path, "group at byte "+strconv.FormatUint(ref, 10)+" is not within the file's blocks, bytes 16 to "+
+			strconv.FormatInt(c.size, 10))
 	}
 	var b [8]byte
 	if err := c.readAt(b[:], pos, path); err != nil {
@@ -146,15 +148,15 @@ func (g *group) len() int { return len(g.children) }
 // isData reports whether child i is a data block.
 func (g *group) isData(i int) bool { return g.children[i]&dataBit != 0 }
 
-// childOffset returns the file offset child i points to, for error messages.
-func (g *group) childOffset(i int) int64 { return int64(g.children[i] &^ dataBit) }
+// childOffset returns the offset of child i's reference, for error messages.
+func (g *group) childOffset(i int) int64 { return g.pos + 8 + 8*int64(i) }
 
 // subgroup reads child i, which must be a group.
 func (c *container) subgroup(g *group, i int, path string) (*group, error) {
 	if i < 0 || i >= g.len() {
 		return nil, formatError(g.pos, path, "group has "+strconv.Itoa(g.len())+" children, child "+strconv.Itoa(i)+" missing")
 	}
-	return c.group(g.children[i], path)
+	return c.group(g.children[i], g.childOffset(i), path)
 }
 
 // data returns the data block that child i of g points to, with its size checked
@@ -165,14 +167,15 @@ func (c *container) data(g *group, i int, path string) (block, error) {
 	}
 	ref := g.children[i]
 	if ref&dataBit == 0 {
-		return block{}, formatError(int64(ref), path, "a group where a data block belongs")
+		return block{}, formatError(g.childOffset(i), path, "a group where a data block belongs")
 	}
 	pos := int64(ref &^ dataBit)
 	if pos == 0 {
 		return block{}, nil
 	}
 	if uint64(pos) > uint64(c.size) || !c.fits(pos, 8) {
-		return block{}, formatError(pos, path, "data block outside the file of "+strconv.FormatInt(c.size, 10)+" bytes")
+		return block{}, formatError(g.childOffset(i), path, "data block at byte "+strconv.FormatInt(pos, 10)+
+			" is not within the file's blocks, bytes 16 to "+strconv.FormatInt(c.size, 10))
 	}
 	var b [8]byte
 	if err := c.readAt(b[:], pos, path); err != nil {

@@ -109,12 +109,13 @@ type Compound struct {
 	depth   int
 }
 
-// openCompound reads the compound property whose group ref points to.
-func (a *Archive) openCompound(ref uint64, h PropertyHeader, path string, depth int) (*Compound, error) {
+// openCompound reads the compound property whose group ref (stored at byte at)
+// points to.
+func (a *Archive) openCompound(ref uint64, at int64, h PropertyHeader, path string, depth int) (*Compound, error) {
 	if depth > MaxDepth {
-		return nil, formatError(int64(ref), path, "properties nested more than "+strconv.Itoa(MaxDepth)+" deep")
+		return nil, formatError(at, path, "properties nested more than "+strconv.Itoa(MaxDepth)+" deep")
 	}
-	g, err := a.c.group(ref, path)
+	g, err := a.c.group(ref, at, path)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +304,7 @@ func (c *Compound) Compound(name string) (*Compound, error) {
 	if c.g.isData(i) {
 		return nil, formatError(c.g.childOffset(i), c.childPath(name), "a data block where the property's group belongs")
 	}
-	return c.a.openCompound(c.g.children[i], h, c.childPath(name), c.depth+1)
+	return c.a.openCompound(c.g.children[i], c.g.childOffset(i), h, c.childPath(name), c.depth+1)
 }
 
 // Property opens the scalar or array property called name.
