@@ -44,7 +44,8 @@ const MaxDepth = 1000
 // An Archive is an Ogawa Alembic archive open for reading. Opening it reads the
 // header, the time samplings and the metadata; objects, properties and samples are
 // read only when asked for, straight from the file, so that memory follows the
-// samples in use and not the archive.
+// samples in use and not the archive. An Archive and its objects are not safe for
+// concurrent use.
 type Archive struct {
 	c *container
 
@@ -58,9 +59,26 @@ type Archive struct {
 	// LibraryVersion is the Alembic version that wrote the file, such as 10808.
 	LibraryVersion int32
 
-	indexed []Metadata // indexed metadata; entry 0 is the empty metadata
+	indexed []Metadata        // indexed metadata; entry 0 is the empty metadata
+	nodes   map[uint64]string // the node (object or compound) each group opened belongs to
 	top     *Object
 	closer  io.Closer
+}
+
+// claim records that the group ref (stored at byte at) is the node called node, and
+// refuses a group that another node already has. Every object and compound property
+// of an archive has a group of its own; a damaged file can make a group its own child,
+// or the child of several nodes, and without this check a walk of such a file would
+// take exponential time. The empty group (0) belongs to no node.
+func (a *Archive) claim(ref uint64, at int64, node string) error {
+	if ref == 0 {
+		return nil
+	}
+	if other, ok := a.nodes[ref]; ok && other != node {
+		return formatError(at, "", "the group of "+node+" is also the group of "+other)
+	}
+	a.nodes[ref] = node
+	return nil
 }
 
 // Open reads the archive in r, a file of size bytes. It returns a *FormatError for an
@@ -77,7 +95,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	if root.len() < rootChildren {
 		return nil, formatError(root.pos, "", "the root group has "+strconv.Itoa(root.len())+" children, not 6: not an Alembic archive")
 	}
-	a := &Archive{c: c}
+	a := &Archive{c: c, nodes: map[uint64]string{}}
 	fv, err := a.int32Data(root, rootFileVersion, "file version")
 	if err != nil {
 		return nil, err

@@ -48,6 +48,9 @@ func (o *Object) load() error {
 	if o.depth > MaxDepth {
 		return formatError(o.refAt, o.Path, "objects nested more than "+strconv.Itoa(MaxDepth)+" deep")
 	}
+	if err := o.a.claim(o.ref, o.refAt, "object "+o.Path); err != nil {
+		return err
+	}
 	g, err := o.a.c.group(o.ref, o.refAt, o.Path)
 	if err != nil {
 		return err

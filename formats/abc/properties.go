@@ -115,6 +115,9 @@ func (a *Archive) openCompound(ref uint64, at int64, h PropertyHeader, path stri
 	if depth > MaxDepth {
 		return nil, formatError(at, path, "properties nested more than "+strconv.Itoa(MaxDepth)+" deep")
 	}
+	if err := a.claim(ref, at, "compound "+path); err != nil {
+		return nil, err
+	}
 	g, err := a.c.group(ref, at, path)
 	if err != nil {
 		return nil, err
