@@ -25,7 +25,7 @@ const (
 
 // addSchemaObject adds a child object with a schema, and its schema compound.
 func addSchemaObject(parent *ObjectWriter, name, schema, compound, baseType string) (*ObjectWriter, *CompoundWriter, error) {
-	obj, err := parent.AddChild(name, Metadata{mdSchema: schema, mdSchemaObjTitle: schema + ":" + compound})
+	obj, err := parent.AddChild(name, Metadata{mdSchema: schema, mdSchemaObjTitle: schema + ":" + compound, mdSchemaBaseType: baseType})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,7 @@ package abc
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -58,6 +59,7 @@ func judgePrefix(t testing.TB) string {
 var (
 	judgeMu   sync.Mutex
 	judgeBins = map[string]string{}
+	judgeErrs = map[string]string{} // programs that did not compile, and why
 )
 
 // judgeProgram compiles testdata/judge/name.cpp against the judge and returns the
@@ -70,6 +72,9 @@ func judgeProgram(t testing.TB, name string) string {
 	defer judgeMu.Unlock()
 	if bin, ok := judgeBins[name]; ok {
 		return bin
+	}
+	if msg, ok := judgeErrs[name]; ok {
+		t.Fatal(msg)
 	}
 	src, err := filepath.Abs(filepath.Join("testdata", "judge", name+".cpp"))
 	if err != nil {
@@ -94,7 +99,8 @@ func judgeProgram(t testing.TB, name string) string {
 		cmd := exec.Command("g++", "-std=c++17", "-O1", "-o", tmp, src, "-I", filepath.Join(prefix, "include"),
 			"-I", "/usr/include/Imath", filepath.Join(prefix, "lib", "libAlembic.a"), "-lImath-3_1", "-lpthread")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("compiling %s: %v\n%s", name, err, out)
+			judgeErrs[name] = fmt.Sprintf("compiling %s: %v\n%s", name, err, out)
+			t.Fatal(judgeErrs[name])
 		}
 		if err := os.Rename(tmp, bin); err != nil {
 			t.Fatal(err)

@@ -207,7 +207,13 @@ func TestJudgeToolsListOurArchive(t *testing.T) {
 	}{
 		{"abcls -r -l", ls, []string{"snow", "rig", "surface", "AbcGeom_Points_v1", "AbcGeom_PolyMesh_v1", "AbcGeom_Xform_v3"}},
 		{"abctree", tree, []string{"snow", "rig", "surface"}},
-		{"abcecho", echo, []string{"snowtools judge test", "/snow", "/rig/surface"}},
+		{"abcecho", echo, []string{"file written by: snowtools judge test", "Object name=/snow", "Object name=/rig/surface",
+			"name=P;interpretation=point;datatype=float32_t[3];arraysize=7;numsamps=3",
+			"name=.pointIds;interpretation=;datatype=uint64_t;arraysize=7;numsamps=3",
+			"name=stress;interpretation=;datatype=float32_t;arraysize=28;numsamps=3",
+			"name=normal;interpretation=vector;datatype=float32_t[3];arraysize=7;numsamps=3",
+			"name=.faceIndices;interpretation=;datatype=int32_t;arraysize=18;numsamps=3",
+			"name=.vals;interpretation=;datatype=float64_t[16];arraysize=16;numsamps=2"}},
 	} {
 		for _, w := range c.want {
 			if !strings.Contains(c.out, w) {

@@ -1,6 +1,7 @@
 package abc
 
 import (
+	"maps"
 	"math"
 	"path/filepath"
 	"testing"
@@ -40,7 +41,7 @@ func TestJudgeReferenceHierarchy(t *testing.T) {
 		"/root": "AbcGeom_Xform_v3", "/root/child": "AbcGeom_Xform_v3", "/root/child/mesh": "AbcGeom_PolyMesh_v1",
 		"/root/loner": "AbcGeom_Xform_v3", "/root/loner/tri": "AbcGeom_PolyMesh_v1", "/cyc": "AbcGeom_Xform_v3",
 		"/acyc": "AbcGeom_PolyMesh_v1", "/subd": "AbcGeom_SubD_v1", "/hidden": "AbcGeom_Xform_v3",
-		"/hidden/inner": "AbcGeom_PolyMesh_v1",
+		"/hidden/inner": "AbcGeom_PolyMesh_v1", "/pts": "AbcGeom_Points_v1",
 	}
 	got := map[string]string{}
 	if err := a.Top().Walk(func(o *Object) error {
@@ -63,7 +64,7 @@ func TestJudgeReferenceHierarchy(t *testing.T) {
 		t.Fatalf("%d time samplings: %+v", len(a.TimeSamplings), a.TimeSamplings)
 	}
 	uni, cyc, acyc := a.TimeSamplings[1], a.TimeSamplings[2], a.TimeSamplings[3]
-	if !uni.IsUniform() || uni.TimePerCycle != 1.0/24 || uni.SampleTime(4) != 1.0/24+4*(1.0/24) {
+	if !uni.IsUniform() || uni.TimePerCycle != 1.0/24 || math.Abs(uni.SampleTime(4)-5.0/24) > 1e-15 {
 		t.Errorf("uniform sampling %+v", uni)
 	}
 	if !cyc.IsCyclic() || cyc.SampleTime(3) != 1.25 || cyc.SampleTime(2) != 1 {
@@ -311,4 +312,56 @@ func TestJudgeDigests(t *testing.T) {
 		t.Errorf("only %d samples checked", samples)
 	}
 	t.Logf("%d sample digests match", samples)
+}
+
+// TestJudgeMetadataMatchesOurs: our Points, PolyMesh and Xform objects carry the
+// metadata the library gives its own, on the object, the schema compound and every
+// property both have, so that readers that match schemas by metadata (Maya, Houdini,
+// Blender) take ours for theirs.
+func TestJudgeMetadataMatchesOurs(t *testing.T) {
+	ref := referenceArchive(t)
+	ours := openBytes(t, ourArchive(t))
+	for _, c := range []struct{ ref, ours, compound string }{
+		{"/pts", "/snow", ".geom"}, {"/root/child/mesh", "/rig/surface", ".geom"}, {"/root", "/rig", ".xform"},
+	} {
+		ro, oo := mustFind(t, ref, c.ref), mustFind(t, ours, c.ours)
+		if !maps.Equal(ro.Metadata, oo.Metadata) {
+			t.Errorf("%s: object metadata %v, the library's %v", c.ours, oo.Metadata, ro.Metadata)
+		}
+		rp, _ := ro.Properties()
+		op, _ := oo.Properties()
+		var compare func(r, o *Compound)
+		compare = func(r, o *Compound) {
+			if !maps.Equal(r.Header.Metadata, o.Header.Metadata) {
+				t.Errorf("%s: metadata %v, the library's %v", o.Path, o.Header.Metadata, r.Header.Metadata)
+			}
+			for _, h := range o.Headers() {
+				rh, ok := r.HeaderOf(h.Name)
+				if !ok {
+					continue
+				}
+				// The extents of an Xform's .ops and .vals are its numbers of ops
+				// and channels, which differ between the two.
+				sameType := rh.DataType == h.DataType || h.Name == ".ops" || h.Name == ".vals"
+				if !maps.Equal(rh.Metadata, h.Metadata) || rh.Kind != h.Kind || !sameType {
+					t.Errorf("%s/%s: %v %v %v, the library's %v %v %v", o.Path, h.Name, h.Kind, h.DataType, h.Metadata,
+						rh.Kind, rh.DataType, rh.Metadata)
+				}
+				if h.Kind == CompoundProperty {
+					rs, err1 := r.Compound(h.Name)
+					os, err2 := o.Compound(h.Name)
+					if err1 != nil || err2 != nil {
+						t.Fatal(err1, err2)
+					}
+					compare(rs, os)
+				}
+			}
+		}
+		rc, err1 := rp.Compound(c.compound)
+		oc, err2 := op.Compound(c.compound)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		compare(rc, oc)
+	}
 }

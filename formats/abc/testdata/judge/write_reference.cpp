@@ -15,6 +15,8 @@
 //                    triangles, the same two triangles again
 //   /subd            SubD, the unit cube
 //   /hidden          Xform, hidden; /hidden/inner PolyMesh, visibility deferred
+//   /pts             Points, 2 samples of 3 points with ids, velocities, widths and
+//                    the arbitrary parameters "density" (float) and "dir" (V3f)
 //
 // Usage: write_reference OUT.abc
 #include <Alembic/AbcCoreOgawa/All.h>
@@ -121,13 +123,30 @@ int main(int argc, char **argv) {
     }
 
     OXform hidden(top, "hidden");
-    hidden.getSchema().set(XformSample());
+    {
+        XformSample identity;
+        hidden.getSchema().set(identity);
+    }
     CreateVisibilityProperty(hidden, 0).set(kVisibilityHidden);
     OPolyMesh inner(hidden, "inner");
     {
         std::vector<V3f> p = {V3f(0, 0, 0), V3f(0, 1, 0), V3f(1, 0, 0)};
         int idx[3] = {0, 1, 2}, cnt[1] = {3};
         inner.getSchema().set(OPolyMeshSchema::Sample(P3fArraySample(p), Int32ArraySample(idx, 3), Int32ArraySample(cnt, 1)));
+    }
+    OPoints pts(top, "pts", uni);
+    OCompoundProperty arb = pts.getSchema().getArbGeomParams();
+    OFloatGeomParam density(arb, "density", false, kVaryingScope, 1, uni);
+    OV3fGeomParam dir(arb, "dir", false, kVaryingScope, 1, uni);
+    for (int k = 0; k < 2; k++) {
+        std::vector<V3f> p = {V3f(0, 0, k), V3f(1, 0, k), V3f(0, 1, k)}, v(3, V3f(0, 0, 1));
+        std::vector<Alembic::Util::uint64_t> ids = {7, 8, 9};
+        std::vector<float> w = {0.1f, 0.2f, 0.3f}, d = {400, 410, 420};
+        OPointsSchema::Sample s(P3fArraySample(p), UInt64ArraySample(ids), V3fArraySample(v),
+                                OFloatGeomParam::Sample(FloatArraySample(w), kVaryingScope));
+        pts.getSchema().set(s);
+        density.set(OFloatGeomParam::Sample(FloatArraySample(d), kVaryingScope));
+        dir.set(OV3fGeomParam::Sample(V3fArraySample(v), kVaryingScope));
     }
     return 0;
 }
