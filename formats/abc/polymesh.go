@@ -1,6 +1,8 @@
 package abc
 
 import (
+	"encoding/binary"
+	"math"
 	"strconv"
 	"strings"
 
@@ -149,13 +151,15 @@ func readVec3s(p *Property, i int) ([][3]float32, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := s.Float32s()
-	if err != nil {
-		return nil, err
-	}
-	out := make([][3]float32, len(f)/3)
+	// openArray checked the type: float32[3], decoded straight from the bytes.
+	out := make([][3]float32, len(s.Data)/12)
 	for k := range out {
-		out[k] = [3]float32{f[3*k], f[3*k+1], f[3*k+2]}
+		b := s.Data[12*k:]
+		out[k] = [3]float32{
+			math.Float32frombits(binary.LittleEndian.Uint32(b)),
+			math.Float32frombits(binary.LittleEndian.Uint32(b[4:])),
+			math.Float32frombits(binary.LittleEndian.Uint32(b[8:])),
+		}
 	}
 	return out, nil
 }
@@ -219,7 +223,11 @@ func (s *MeshSample) Mesh(world Matrix) *geom.Mesh {
 		}
 	}
 	mirrored := world.Determinant3() < 0
-	m.Triangles = make([][3]int32, 0, len(s.FaceIndices))
+	var triangles int
+	for _, n := range s.FaceCounts {
+		triangles += max(int(n)-2, 0)
+	}
+	m.Triangles = make([][3]int32, 0, triangles)
 	var corners []int32
 	k := 0
 	for _, n := range s.FaceCounts {
