@@ -59,10 +59,31 @@ func ourArchive(t testing.TB) []byte {
 			t.Fatal(err)
 		}
 	}
+	acyc, err := w.AddTimeSampling(Acyclic(dropTimes...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dw, err := w.AddPolyMesh(w.Top(), "drop", acyc, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range dropTimes {
+		if err := dw.WriteSample(dropFrame(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return f.b
+}
+
+// dropTimes are the acyclic sample times of /drop, a triangle that falls.
+var dropTimes = []float64{0, 0.1, 0.5}
+
+func dropFrame(k int) *MeshSample {
+	z := float32(-dropTimes[k] * dropTimes[k])
+	return &MeshSample{Positions: [][3]float32{{0, 0, z}, {0, 1, z}, {1, 0, z}}, FaceCounts: []int32{3}, FaceIndices: []int32{0, 1, 2}}
 }
 
 // surfaceFrames returns the three meshes of /rig/surface, counter-clockwise seen
@@ -163,6 +184,21 @@ func expectedDump() string {
 				v = m.Velocities[i]
 			}
 			vec("v", [3]float32{float32(v[0]), float32(v[1]), float32(v[2])})
+		}
+	}
+	line("mesh", "/drop", "samples", len(dropTimes), "topology", "constant")
+	for k, tm := range dropTimes {
+		line("time", k, g9(tm))
+	}
+	for k := range dropTimes {
+		d := dropFrame(k)
+		line("sample", k, "verts", 3, "faces", 1)
+		for _, p := range d.Positions {
+			vec("P", p)
+		}
+		line("count", 3)
+		for _, i := range d.FaceIndices {
+			line("index", i)
 		}
 	}
 	return b.String()

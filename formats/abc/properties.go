@@ -325,6 +325,10 @@ func (c *Compound) Property(name string) (*Property, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ts.IsAcyclic() && uint64(h.NumSamples) > uint64(len(ts.Times)) {
+		return nil, formatError(c.g.pos, path, strconv.FormatUint(uint64(h.NumSamples), 10)+" samples for an acyclic time sampling of "+
+			strconv.Itoa(len(ts.Times))+" times")
+	}
 	g, err := c.a.c.subgroup(c.g, i, path)
 	if err != nil {
 		return nil, err

@@ -192,6 +192,23 @@ func TestOurArchiveReadsBack(t *testing.T) {
 	if idx.NumStored() != 2 {
 		t.Errorf("face indices: %d stored samples, want 2 (the repeated pyramid is not stored again)", idx.NumStored())
 	}
+	// The acyclic /drop: by time, the nearest sample (the earlier on a tie).
+	dm, err := mustFind(t, a, "/drop").PolyMesh()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts := dm.TimeSampling(); !ts.IsAcyclic() || len(ts.Times) != 3 || ts.Times[2] != 0.5 {
+		t.Fatalf("/drop sampling %+v", ts)
+	}
+	for tm, want := range map[float64]int{-1: 0, 0.04: 0, 0.06: 1, 0.3: 1, 0.31: 2, 7: 2} {
+		s, err := dm.At(tm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Positions[0] != dropFrame(want).Positions[0] {
+			t.Errorf("/drop at t=%g: %v, want sample %d", tm, s.Positions[0], want)
+		}
+	}
 }
 
 // TestWriterSharesEqualSamples: two properties with the same bytes share one data
