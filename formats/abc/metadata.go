@@ -59,20 +59,16 @@ func (md Metadata) serialize() (string, error) {
 	return b.String(), nil
 }
 
-// metadataKeys Alembic's schemas use.
+// Metadata keys that Alembic's schemas use.
 const (
-	mdSchema         = "schema"         // object and schema compound: AbcGeom_PolyMesh_v1, ...
-	mdSchemaObjTitle = "schemaObjTitle" // object: schema + ":" + the schema compound's name
-	mdSchemaBaseType = "schemaBaseType" // schema compound: AbcGeom_GeomBase_v1
-	mdInterpretation = "interpretation" // property: point, vector, box, ...
-	mdGeoScope       = "geoScope"       // geometry parameter: con, uni, var, vtx, fvr
-	mdArraySize      = "arrayExtent"    // geometry parameter: elements per point when more than the type's extent
-	mdPodName        = "podName"        // geometry parameter: the element type's name
-	mdPodExtent      = "podExtent"      // geometry parameter: the element type's extent
-	mdIsGeomParam    = "isGeomParam"    // geometry parameter: true
-	mdApplication    = "_ai_Application"
-	mdDescription    = "_ai_Description"
-	mdDateWritten    = "_ai_DateLastWritten"
-	mdUserName       = "_ai_UserName"
-	mdAlembicVersion = "_ai_AlembicVersion"
+	mdSchema         = "schema"          // object and schema compound: AbcGeom_PolyMesh_v1, ...
+	mdSchemaObjTitle = "schemaObjTitle"  // object: schema + ":" + the schema compound's name
+	mdSchemaBaseType = "schemaBaseType"  // schema compound: AbcGeom_GeomBase_v1
+	mdInterpretation = "interpretation"  // property: point, vector, box, ...
+	mdGeoScope       = "geoScope"        // geometry parameter: con, uni, var, vtx, fvr
+	mdArraySize      = "arrayExtent"     // geometry parameter: elements per point when more than the type's extent
+	mdPodName        = "podName"         // geometry parameter: the element type's name
+	mdPodExtent      = "podExtent"       // geometry parameter: the element type's extent
+	mdIsGeomParam    = "isGeomParam"     // geometry parameter: true
+	mdApplication    = "_ai_Application" // archive: the program that wrote it, which abcecho shows
 )
