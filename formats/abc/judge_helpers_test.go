@@ -10,51 +10,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"snowtools/formats/abc/abctest"
 )
 
 // The Alembic 1.8.8 library and tools built by ../shared/judges/alembic/build.sh are
-// the judge of this package. Tests find the build's prefix in SNOWTOOLS_ALEMBIC_PREFIX,
-// or at build.sh's default prefix, and skip when it is missing, unless
-// SNOWTOOLS_REQUIRE_ALEMBIC is set (as .ci/run sets it): then they fail.
-const (
-	prefixEnv  = "SNOWTOOLS_ALEMBIC_PREFIX"
-	requireEnv = "SNOWTOOLS_REQUIRE_ALEMBIC"
-)
-
-// judgePrefix returns the judge's install prefix, or skips (fails) the test.
-func judgePrefix(t testing.TB) string {
-	t.Helper()
-	prefix := os.Getenv(prefixEnv)
-	if prefix == "" {
-		cache := os.Getenv("XDG_CACHE_HOME")
-		if cache == "" {
-			home, _ := os.UserHomeDir()
-			cache = filepath.Join(home, ".cache")
-		}
-		prefix = filepath.Join(cache, "alembic-1.8.8")
-	}
-	var missing []string
-	for _, f := range []string{"lib/libAlembic.a", "bin/abcls", "bin/abctree", "bin/abcecho", "include/Alembic/AbcGeom/All.h"} {
-		if _, err := os.Stat(filepath.Join(prefix, f)); err != nil {
-			missing = append(missing, filepath.Join(prefix, f))
-		}
-	}
-	if _, err := exec.LookPath("g++"); err != nil {
-		missing = append(missing, "g++")
-	}
-	if _, err := os.Stat("/usr/include/Imath"); err != nil {
-		missing = append(missing, "/usr/include/Imath (libimath-dev)")
-	}
-	if len(missing) > 0 {
-		msg := "the Alembic judge is missing (" + strings.Join(missing, ", ") + "): build it with " +
-			"../shared/judges/alembic/build.sh PREFIX and set " + prefixEnv + "=PREFIX"
-		if os.Getenv(requireEnv) != "" {
-			t.Fatal(msg + "; " + requireEnv + " is set, so this is a failure")
-		}
-		t.Skip(msg + "; set " + requireEnv + "=1 to fail instead")
-	}
-	return prefix
-}
+// the judge of this package (abctest.Prefix finds them).
 
 var (
 	judgeMu   sync.Mutex
@@ -67,7 +28,7 @@ var (
 // source and the prefix, since each takes some 20 seconds to compile.
 func judgeProgram(t testing.TB, name string) string {
 	t.Helper()
-	prefix := judgePrefix(t)
+	prefix := abctest.Prefix(t)
 	judgeMu.Lock()
 	defer judgeMu.Unlock()
 	if bin, ok := judgeBins[name]; ok {
@@ -113,7 +74,7 @@ func judgeProgram(t testing.TB, name string) string {
 // judgeTool returns the path of one of the judge's tools (abcls, abctree, abcecho).
 func judgeTool(t testing.TB, name string) string {
 	t.Helper()
-	return filepath.Join(judgePrefix(t), "bin", name)
+	return abctest.Tool(t, name)
 }
 
 // run runs a program and returns its standard output, failing the test if it fails.
