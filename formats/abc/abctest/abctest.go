@@ -8,12 +8,17 @@ package abctest
 import (
 	"archive/tar"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"snowtools/levelset/sharedtest"
@@ -116,4 +121,61 @@ func Prefix(tb testing.TB) string {
 func Tool(tb testing.TB, name string) string {
 	tb.Helper()
 	return filepath.Join(Prefix(tb), "bin", name)
+}
+
+var (
+	programMu   sync.Mutex
+	programBins = map[string]string{}
+	programErrs = map[string]string{} // programs that did not compile, and why
+)
+
+// Program compiles formats/abc/testdata/judge/name.cpp (read_ours: print every value
+// of an archive's Points, PolyMesh and Xform objects; write_reference) against the
+// judge and returns the program's path. Programs are cached in the user's cache
+// folder by the hash of their source and the prefix, since each takes some 20
+// seconds to compile.
+func Program(tb testing.TB, name string) string {
+	tb.Helper()
+	prefix := Prefix(tb)
+	programMu.Lock()
+	defer programMu.Unlock()
+	if bin, ok := programBins[name]; ok {
+		return bin
+	}
+	if msg, ok := programErrs[name]; ok {
+		tb.Fatal(msg)
+	}
+	_, here, _, ok := runtime.Caller(0)
+	if !ok {
+		tb.Fatal("abctest: cannot find its own source folder")
+	}
+	src := filepath.Join(filepath.Dir(here), "..", "testdata", "judge", name+".cpp")
+	code, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sum := sha256.Sum256(append(code, prefix...))
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	dir := filepath.Join(cache, "snowtools-abc-judge")
+	bin := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8]))
+	if _, err := os.Stat(bin); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		tmp := bin + ".tmp"
+		cmd := exec.Command("g++", "-std=c++17", "-O1", "-o", tmp, src, "-I", filepath.Join(prefix, "include"),
+			"-I", "/usr/include/Imath", filepath.Join(prefix, "lib", "libAlembic.a"), "-lImath-3_1", "-lpthread")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			programErrs[name] = fmt.Sprintf("compiling %s: %v\n%s", name, err, out)
+			tb.Fatal(programErrs[name])
+		}
+		if err := os.Rename(tmp, bin); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	programBins[name] = bin
+	return bin
 }
