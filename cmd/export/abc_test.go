@@ -71,8 +71,20 @@ func expectedPoints(balls []*snowball) string {
 // with three samples each.
 func TestExportABCJudged(t *testing.T) {
 	readOurs := abctest.Program(t, "read_ours")
+	// Balls of a few hundred particles: the judge prints 13 lines a particle, and a
+	// test process that grows by hundreds of MB makes the later limittest children
+	// of the package report its peak (Linux keeps it across the exec).
 	dir := t.TempDir()
-	pattern, balls := writeSequence(t, dir, 3)
+	if err := os.MkdirAll(filepath.Join(dir, "sim"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var balls []*snowball
+	for f := 1; f <= 3; f++ {
+		b := newBall(0.6-0.1*float64(f-1), uint64(f), 0.04)
+		b.writePRT(t, filepath.Join(dir, "sim", fmt.Sprintf("snow.%04d.prt", f)), f)
+		balls = append(balls, b)
+	}
+	pattern := filepath.Join(dir, "sim", "snow.####.prt")
 	out := filepath.Join(dir, "snow.abc")
 	log := mustExport(t, "-to", "abc", "-fps", "24", pattern, out)
 	if !strings.Contains(log, "Points /snow, 3 samples at 24 fps from 0.0416667 s (frame 1)") {
