@@ -328,7 +328,7 @@ func TestClustersUsageErrors(t *testing.T) {
 		{[]string{"-to", "clusters", "-link", "NaN", in, out}, cli.ExitUsage, "-link NaN"},
 		{[]string{"-to", "clusters", "-powder", "-1", in, out}, cli.ExitUsage, "-powder -1"},
 		{[]string{"-to", "clusters", in}, cli.ExitUsage, "-to clusters: give the input and the output, not ["},
-		{[]string{"-to", "cluster", in, out}, cli.ExitUsage, "ply, vdb, prt, png, clusters, compare or surface"},
+		{[]string{"-to", "cluster", in, out}, cli.ExitUsage, "ply, vdb, prt, png, clusters, compare, surface or abc"},
 		{[]string{"-to", "clusters", in, filepath.Join(dir, "sim", "snow.0001.prt")}, cli.ExitFailure, "would replace its input"},
 	} {
 		code, log := runExport(t, c.args...)

@@ -76,7 +76,7 @@ func TestHelpAndUsageLines(t *testing.T) {
 		{[]string{"-to", "ply", "-threads", "-1", "in.prt", "out.ply"}, "export: -threads -1: must be positive (-h for help)\n"},
 		{[]string{"-to", "ply", "-threads", "all", "in.prt", "out.ply"}, `export: invalid value "all" for flag -threads: parse error (-h for help)` + "\n"},
 		{[]string{"-to", "ply", "in.prt"}, `export: -to ply: give the input and the output, not ["in.prt"] (-h for help)` + "\n"},
-		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters, compare or surface (-h for help)\n"},
+		{[]string{"in.prt", "out.ply"}, "export: -to is required: ply, vdb, prt, png, clusters, compare, surface or abc (-h for help)\n"},
 	} {
 		if code, log := runExport(t, c.args...); code != cli.ExitUsage || log != c.want {
 			t.Errorf("%v: exit %d, %q; want exit %d, %q", c.args, code, log, cli.ExitUsage, c.want)

@@ -1,6 +1,6 @@
 // Command export turns snowsim's PRT particle frames into what renderers and DCCs
-// load: PLY point clouds, OpenVDB density volumes, PRT files with other channels, and
-// PNG previews with a contact sheet or an animated GIF; lays several runs side by side
+// load: PLY point clouds, OpenVDB density volumes, PRT files with other channels, an
+// Alembic points archive, and PNG previews with a contact sheet or an animated GIF; lays several runs side by side
 // in one picture; and reports how the snow breaks into lumps and powder.
 package main
 
@@ -23,13 +23,14 @@ import (
 )
 
 const usage = `export converts particle frames (Krakatoa PRT, as snowsim writes them) into
-PLY point clouds, OpenVDB volumes, PRT files with other channels, or PNG previews,
+PLY point clouds, OpenVDB volumes, PRT files with other channels, one Alembic
+archive of points for the whole sequence, or PNG previews,
 or into the snow's surface (a level set and a density cut by it, or a mesh);
 compares runs side by side in one picture, or reports their clusters: lumps and
 powder.
 
 Usage:
-  export -to ply|vdb|prt|png|clusters [flags] input output
+  export -to ply|vdb|prt|png|clusters|abc [flags] input output
   export -to surface [flags] input output...
   export -to compare [flags] output.png input...
 
@@ -39,9 +40,11 @@ is the shell's builtin.
 input is a PRT file, a pattern (sim/snow.####.prt, snow.%04d.prt) or any one file of
 a numbered sequence (but one numbered file to one output file converts that file
 alone); output names the files to write, with #### or %04d for the frame number, or
-for clusters the one CSV report (- for stdout). surface writes an
-output per pattern, by its extension: .vdb (the level set "surface" and the density
-"density" cut by it), .obj or .ply (the closed mesh of the surface). compare writes one
+for clusters the one CSV report (- for stdout), for abc the one .abc archive (a
+Points object: positions, ids, velocities, widths and the float channels, a sample
+per frame at the frames' FrameRate). surface writes an output per pattern, by its
+extension: .vdb (the level set "surface" and the density "density" cut by it), .obj
+or .ply (the closed mesh of the surface), or one .abc archive of the meshes. compare writes one
 PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
 converted in parallel; files are replaced only when complete.
 
@@ -69,6 +72,8 @@ Examples:
   export -to surface -velocity -smooth 2 'sim/snow.####.prt' 'mesh/snow.####.ply'   (vertex velocities)
   export -to png -mesh colliders.####.obj -gif snow.gif 'sim/snow.####.prt'   (snowsim's [output] colliders, beside the frames)
   export -to png -surface -mesh colliders.####.obj 'sim/snow.####.prt' 'png/surface.####.png'   (the snow's surface mesh)
+  export -to abc 'sim/snow.####.prt' snow.abc                 (one archive: Points /snow, a sample per frame)
+  export -to surface -velocity 'sim/snow.####.prt' surface.abc   (one archive: PolyMesh /surface)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -131,23 +136,26 @@ type settings struct {
 	surface surfaceSettings
 	// ply and surface
 	axes axesSettings
+	// abc, and an .abc output of surface
+	abc abcSettings
 }
 
 // flagModes says which -to modes a flag applies to; flags not listed apply to all.
 var flagModes = map[string]string{
 	"ascii": "ply", "normals": "ply",
 	"velocity": "ply vdb surface", "props": "ply vdb surface",
-	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface ply",
+	"voxel": "vdb surface", "filter": "vdb surface", "mass": "vdb clusters surface ply abc",
 	"half": "prt vdb surface", "vdb-codec": "vdb surface",
-	"keep": "prt", "drop": "prt", "rename": "prt ply vdb surface", "for": "prt ply vdb surface",
+	"keep": "prt abc", "drop": "prt abc", "rename": "prt ply vdb surface", "for": "prt ply vdb surface",
 	"size": "png compare", "ss": "png compare", "azimuth": "png compare", "elevation": "png compare",
-	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface ply",
+	"fov": "png compare", "eye": "png compare", "target": "png compare", "radius": "png compare surface ply abc",
 	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png", "surface": "png",
 	"link": "clusters", "powder": "clusters",
 	"labels": "compare", "every": "compare",
 	"smooth": "surface", "closing": "surface", "radius-scale": "surface",
 	"up": "ply surface", "scale": "ply surface",
+	"fps": "abc surface",
 }
 
 func main() {
@@ -168,11 +176,11 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, err
 	}
 	switch s.to {
-	case "ply", "vdb", "prt", "png", "clusters", "compare", "surface":
+	case "ply", "vdb", "prt", "png", "clusters", "compare", "surface", "abc":
 	case "":
-		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters, compare or surface")
+		return nil, errors.New("-to is required: ply, vdb, prt, png, clusters, compare, surface or abc")
 	default:
-		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters, compare or surface", s.to)
+		return nil, fmt.Errorf("-to %q: use ply, vdb, prt, png, clusters, compare, surface or abc", s.to)
 	}
 	given, err := s.flagsGiven(fs.FlagSet)
 	if err != nil {
@@ -199,7 +207,7 @@ type rawFlags struct {
 // define declares the flags on fs: most straight into s, the rest into the rawFlags
 // that convert reads.
 func (s *settings) define(fs *flag.FlagSet) *rawFlags {
-	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters, compare or surface (required)")
+	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters, compare, surface or abc (required)")
 	raw := &rawFlags{frames: fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")}
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
 	fs.Var(&s.memory, "memory", budget.FlagUsage+"; surface: fewer frames run in parallel when they would take more")
@@ -212,11 +220,11 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	raw.props = fs.String("props", "", "ply: more float properties; vdb, surface: more mass-weighted grids; from these `channels` (comma-separated)")
 	fs.Float64Var(&s.voxel, "voxel", 0, "vdb: voxel size in `metres` (default: the simulation's h, from the PRT metadata); surface: default h/2")
 	fs.Float64Var(&s.filter, "filter", 1, "vdb, surface: the density's kernel width in `voxels`, 1 to 8; above 1 smooths aliasing on fine grids (surface: default h / voxel)")
-	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface, ply (-for houdini's pscale): particle mass in `kg` for files without a Mass channel")
+	fs.Float64Var(&s.mass, "mass", 0, "vdb, clusters, surface, ply (-for houdini's pscale), abc (widths): particle mass in `kg` for files without a Mass channel")
 	raw.half = fs.String("half", "", "prt: store these `channels` as float16; vdb, surface: these grids (density, velocity, ...) as half floats")
 	raw.vdbCodec = fs.String("vdb-codec", "zip", "vdb, surface: compress the .vdb with `codec`: "+strings.Join(vdb.CodecNames, ", ")+" (blosc-lz4 is what Houdini writes; zip the smallest)")
-	raw.keep = fs.String("keep", "", "prt: keep only these `channels` (default: all)")
-	raw.drop = fs.String("drop", "", "prt: drop these `channels`")
+	raw.keep = fs.String("keep", "", "prt, abc: keep only these `channels` (default: all)")
+	raw.drop = fs.String("drop", "", "prt, abc: drop these `channels`")
 	raw.rename = fs.String("rename", "", "prt: rename channels, `Old=New,...`; ply, vdb, surface: name the property or grid of a channel (ID, Velocity, -props channels), over -for's name")
 	raw.target = fs.String("for", "", "ply, vdb, prt, surface: name channels, properties and grids as `program` reads them: "+strings.Join(targetNames(), ", ")+" (default: export's own names)")
 	s.view.flags(fs)
@@ -224,6 +232,7 @@ func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	s.compare.flags(fs)
 	s.surface.flags(fs)
 	s.axes.flags(fs)
+	s.abc.flags(fs)
 	return raw
 }
 
@@ -319,6 +328,9 @@ func (s *settings) check() error {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
 	s.budget = s.memory.Budget()
+	if err := s.archiveOutput(); err != nil {
+		return err
+	}
 	s.surface.memory = float64(s.budget.Bytes) / 1e9 // -to surface runs fewer frames at once when they would take more
 	switch {
 	case s.voxel < 0 || s.voxel != s.voxel:
@@ -351,8 +363,8 @@ func (s *settings) check() error {
 		if err := s.surface.check(); err != nil {
 			return err
 		}
-		if s.velocity && !s.wants(surfaceVDB) && !s.wants(surfacePLY) {
-			return errors.New("-velocity: an .obj has no place for velocities; add a .ply or .vdb output")
+		if s.velocity && !s.wants(surfaceVDB) && !s.wants(surfacePLY) && s.abc.output == "" {
+			return errors.New("-velocity: an .obj has no place for velocities; add a .ply, .vdb or .abc output")
 		}
 	}
 	if err := s.checkTarget(); err != nil {

@@ -9,10 +9,11 @@ import (
 )
 
 // endFiles are the files that export writes once, after every frame: the contact
-// sheet, the animated GIF, the clusters report and the comparison picture.
+// sheet, the animated GIF, the clusters report, the comparison picture and the
+// Alembic archive.
 func (s *settings) endFiles() []string {
 	var files []string
-	for _, f := range []string{s.view.sheet, s.view.gif, s.compare.output} {
+	for _, f := range []string{s.view.sheet, s.view.gif, s.compare.output, s.abc.output} {
 		if f != "" {
 			files = append(files, f)
 		}

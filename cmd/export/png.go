@@ -46,7 +46,7 @@ func (v *viewSettings) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&v.fov, "fov", preview.DefaultFov, "png, compare: vertical field of view in `degrees`")
 	fs.StringVar(&v.eyeText, "eye", "", "png, compare: camera position `x,y,z` (default: framed from the sequence's bounds)")
 	fs.StringVar(&v.targetText, "target", "", "png, compare: point `x,y,z` the camera looks at (default: the centre of the bounds)")
-	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing); surface: one radius for all particles (default: each from its Mass and PhysicalDensity); ply: the radius -for houdini writes as pscale (same default)")
+	fs.Float64Var(&v.radius, "radius", 0, "png, compare: particle radius in `metres` (default: half the particle spacing); surface: one radius for all particles (default: each from its Mass and PhysicalDensity); ply: the radius -for houdini writes as pscale (same default); abc: widths, twice it (same default)")
 	fs.StringVar(&v.ground, "ground", "auto", "png, compare: the `ground`: auto (a plane under the sequence's lowest particle, or -mesh's lowest point), none, a plane's height y, "+
 		"or a mesh file or sequence (.ply .obj .stl .gltf .glb; #### for the frame number; a bare name is beside the particles) drawn with the particles")
 	fs.StringVar(&v.mesh, "mesh", "", "png: also draw this mesh `file` or sequence with the particles, in clay, such as snowsim's [output] colliders "+

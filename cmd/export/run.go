@@ -60,6 +60,9 @@ func exportAll(s *settings, log io.Writer) error {
 	tally := collect(done, stop, len(jobs), start, log)
 	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
 	if tally.failed != nil {
+		if a, ok := conv.(interface{ abort() }); ok {
+			a.abort() // the archive of -to abc or surface's .abc output, unfinished
+		}
 		if !perFrameFiles {
 			return fmt.Errorf("%v (nothing was written)", tally.failed)
 		}
@@ -280,7 +283,17 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 	case "clusters":
 		return newClusterReport(s, jobs)
 	case "surface":
-		return &surfaceConverter{s: s, budget: newMemoryBudget(int64(min(s.surface.memory*1e9, math.MaxInt64/2)))}, nil
+		c := &surfaceConverter{s: s, budget: newMemoryBudget(int64(min(s.surface.memory*1e9, math.MaxInt64/2)))}
+		if s.abc.output != "" {
+			a, err := newArchive(s.abc.output, jobs)
+			if err != nil {
+				return nil, err
+			}
+			c.archive = &surfaceArchive{archive: a, name: "surface"}
+		}
+		return c, nil
+	case "abc":
+		return newABCConverter(s, jobs)
 	}
 	return newPNGConverter(s, jobs)
 }

@@ -46,8 +46,8 @@ func (s *surfaceSettings) flags(fs *flag.FlagSet) {
 	fs.Float64Var(&s.radiusScale, "radius-scale", 0, "surface: `factor` on each particle's radius, (3 m / 4 pi rho)^(1/3) (default: that of a sphere inscribed in the particle's cube, 0.806)")
 }
 
-// check validates the flags and the outputs, which must be .vdb, .obj or .ply, each
-// at most once.
+// check validates the flags and the per-frame outputs, which must be .vdb, .obj or
+// .ply, each at most once (settings.archiveOutput took an .abc output out of them).
 func (s *surfaceSettings) check() error {
 	switch {
 	case !(s.smooth >= 0 && s.smooth <= particles.MaxSmoothing):
@@ -63,7 +63,7 @@ func (s *surfaceSettings) check() error {
 		switch ext {
 		case surfaceVDB, surfaceOBJ, surfacePLY:
 		default:
-			return fmt.Errorf("output %s: -to surface writes .vdb (level set and density), .obj or .ply (mesh)", out)
+			return fmt.Errorf("output %s: -to surface writes .vdb (level set and density), .obj or .ply (mesh), or one .abc (the meshes)", out)
 		}
 		if prev, dup := seen[ext]; dup {
 			return fmt.Errorf("outputs %s and %s: one output of each kind", prev, out)
@@ -160,8 +160,9 @@ func (b *memoryBudget) release(n int64) {
 
 // surfaceConverter turns each frame into its surface outputs.
 type surfaceConverter struct {
-	s      *settings
-	budget *memoryBudget
+	s       *settings
+	budget  *memoryBudget
+	archive *surfaceArchive // the .abc output's; nil without one
 }
 
 // A surfaceFrame is what one frame's outputs are made of.
@@ -177,9 +178,26 @@ type surfaceFrame struct {
 // temporary one, renamed when complete), not first into memory: a frame's outputs
 // are tens of megabytes.
 func (c *surfaceConverter) convert(j job, threads int) result {
+	f, sf, res := c.convertFrame(j, threads)
+	if c.archive == nil {
+		return res
+	}
+	var mesh *geom.Mesh
+	if sf != nil {
+		mesh = sf.mesh
+	}
+	if err := c.archive.write(j, f, mesh, res.err, c.s.velocity, c.s.abc.frameRate); err != nil && res.err == nil {
+		res.err = err
+	}
+	return res
+}
+
+// convertFrame writes a frame's per-frame outputs and returns what it made of the
+// frame, for the archive.
+func (c *surfaceConverter) convertFrame(j job, threads int) (*frame, *surfaceFrame, result) {
 	f, err := c.s.readFrame(j.in.Path)
 	if err != nil {
-		return result{err: err}
+		return nil, nil, result{err: err}
 	}
 	if pos, err := f.positions(); err == nil {
 		if voxel, _, err := c.s.surfaceVoxel(f); err == nil {
@@ -188,7 +206,7 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 	}
 	sf, err := c.s.surfaceOf(f, threads)
 	if err != nil {
-		return result{err: err}
+		return nil, nil, result{err: err}
 	}
 	var written int64
 	for i, pattern := range c.s.surface.outputs {
@@ -206,14 +224,26 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 			for _, done := range c.s.surface.outputs[:i] {
 				os.Remove(outputPath(done, j.in.Number))
 			}
-			return result{err: err}
+			return nil, nil, result{err: err}
 		}
 		written += n
 	}
-	return result{particles: f.Len(), bytes: written}
+	return f, sf, result{particles: f.Len(), bytes: written}
 }
 
-func (c *surfaceConverter) finish(io.Writer) error { return nil }
+func (c *surfaceConverter) finish(log io.Writer) error {
+	if c.archive == nil {
+		return nil
+	}
+	return c.archive.archive.finish(c.archive.samples, "PolyMesh /"+c.archive.name, log)
+}
+
+// abort removes the unfinished archive of an .abc output after a failed frame.
+func (c *surfaceConverter) abort() {
+	if c.archive != nil {
+		c.archive.archive.abort()
+	}
+}
 
 // outputPath names frame number's file of an output pattern (a plain name is itself).
 func outputPath(pattern string, number int) string {
@@ -240,7 +270,7 @@ func (s *settings) surfaceOf(f *frame, threads int) (*surfaceFrame, error) {
 				return nil, err
 			}
 		}
-		if s.wants(surfaceOBJ) || s.wants(surfacePLY) {
+		if s.wants(surfaceOBJ) || s.wants(surfacePLY) || s.abc.output != "" {
 			if sf.mesh, err = meshOf(ls.phi, vol, s.velocityGrid(), threads); err != nil {
 				return nil, err
 			}

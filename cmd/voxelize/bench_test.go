@@ -9,9 +9,11 @@ import (
 	"testing"
 
 	"snowtools/cmd/internal/meshfile"
+	"snowtools/formats/abc"
 	"snowtools/formats/obj"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/sharedtest"
+	"snowtools/levelset/voxelize"
 )
 
 // BenchmarkVoxelizeFile times the tool end to end, as bench/openvdb_voxelize/run.sh
@@ -70,4 +72,84 @@ func writeTwoFrames(b *testing.B, base string, m *geom.Mesh) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkAlembicFrame is the pair of issue 26's target, "reading a 1e6-triangle
+// animated PolyMesh frame takes less time than voxelizing it": a sphere of radius
+// 1 m and 1,000,000 triangles that grows by 10% a frame, two frames at 24 fps with
+// stored velocities, under an Xform that moves. "read" is what voxelize does per
+// frame before voxelizing (meshfile.Alembic.MeshAt: the samples, the Xform chain,
+// the triangles in world space, the velocities with the transform's motion);
+// "voxelize" is voxelize.Mesh of that mesh at 256 voxels across, band 3, on all
+// threads. Run with -benchtime 1x: a voxelize run is some 20 s on 2 cores.
+func BenchmarkAlembicFrame(b *testing.B) {
+	sphere := geom.SphereMesh(geom.Vec3{}, 1, 501, 1000)
+	path := filepath.Join(b.TempDir(), "sphere.abc")
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := abc.NewWriter(f, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts, _ := w.AddTimeSampling(abc.Uniform(1.0/24, 1.0/24))
+	xw, rig, err := w.AddXform(w.Top(), "rig", ts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mw, err := w.AddPolyMesh(rig, "sphere", ts, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for k := range 2 {
+		move := abc.Identity
+		move[12] = 0.1 * float64(k)
+		if err := xw.WriteSample(move, true); err != nil {
+			b.Fatal(err)
+		}
+		m := *sphere
+		m.Positions = make([]geom.Vec3, len(sphere.Positions))
+		m.Velocities = make([]geom.Vec3, len(sphere.Positions))
+		for i, p := range sphere.Positions {
+			m.Positions[i] = p.Scale(1 + 0.1*float64(k))
+			m.Velocities[i] = p.Scale(2.4)
+		}
+		if err := mw.WriteMesh(&m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	a, err := meshfile.OpenAlembic(path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	const frame = 2.0 / 24
+	mesh, err := a.MeshAt(frame, 1.0/24)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, _ := os.Stat(path)
+	b.Logf("%d triangles, %d vertices, archive %.1f MB", len(mesh.Triangles), len(mesh.Positions), float64(st.Size())/1e6)
+	b.Run("read", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := a.MeshAt(frame, 1.0/24); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("voxelize", func(b *testing.B) {
+		lo, hi := mesh.Bounds()
+		span := hi.Sub(lo)
+		h := max(span[0], span[1], span[2]) / 256
+		for b.Loop() {
+			if _, err := voxelize.Mesh(mesh, voxelize.Options{VoxelSize: h, HalfWidth: 3}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

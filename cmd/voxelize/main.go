@@ -27,10 +27,12 @@ negative inside), "velocity" (m/s) and "normal".
 Usage:
   voxelize -voxel h [flags] mesh
 
-The mesh is a glTF 2.0 file (.gltf or .glb; its animation is sampled at -fps), or
-OBJ or STL files: a single file, a pattern (name.####.obj, name.%04d.stl), or any
-one file of a numbered sequence (cube1.obj, cube_000001.obj: the whole sequence is
-read). Vertex velocities come from the neighbouring frames.
+The mesh is a glTF 2.0 file (.gltf or .glb; its animation is sampled at -fps), an
+Alembic archive (.abc, Ogawa: its PolyMesh and SubD objects in world space, at its
+own frame rate; -objects chooses some), or OBJ or STL files: a single file, a
+pattern (name.####.obj, name.%04d.stl), or any one file of a numbered sequence
+(cube1.obj, cube_000001.obj: the whole sequence is read). Vertex velocities come
+from the neighbouring frames, or from an archive's stored .velocities.
 
 Flags:
 `
@@ -41,11 +43,12 @@ Examples:
   voxelize -voxel 0.02 -clip Walk -frames 1-48 -o walk.####.vdb fox.glb
   voxelize -res 128 -o spot.vdb spot.obj                 a static mesh, 128 voxels across
   voxelize -voxel 0.01 -fps 25 -o plough.####.vdb plough.####.obj
+  voxelize -voxel 0.02 -objects '/rig/*,plough*' -scale 0.01 -o col.####.vdb shot.abc
   voxelize -voxel 0.02 -up z -scale 0.01 -o wall.vdb wall.stl   a Z-up STL in centimetres
 
 Frame n is at n/fps seconds, as in snowsim and in Blender: a glTF's frames are
 numbered by their times (Blender's frame 1 is at 1/24 s at 24 fps, and is written
-as 0001), an OBJ or STL sequence's by its files; -start renumbers them. -frames
+as 0001), as an Alembic archive's are, an OBJ or STL sequence's by its files; -start renumbers them. -frames
 selects part of the sequence (by those numbers) and gives the same files as a full
 run, so a long cache can be split over machines.
 `
@@ -60,8 +63,9 @@ type settings struct {
 	first      int // the frame range; 0, 0 for all
 	last       int
 	clip       string
-	band       int // 0: automatic
-	maxBand    int // the most the automatic band may be
+	objects    []string // -objects: Alembic mesh patterns; nil for every mesh
+	band       int      // 0: automatic
+	maxBand    int      // the most the automatic band may be
 	weld       float64
 	normals    voxelize.NormalMethod
 	sign       voxelize.SignMethod
@@ -95,6 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.IntVar(&s.start, "start", 0, "number the first frame `N`, the others after it (default: the source's numbers: frame n of a glTF is the one at n/fps s, as Blender numbers it; an OBJ or STL sequence keeps its file numbers)")
 	frames := fs.String("frames", "", "voxelize only frames `A-B` (or a single frame A) of the sequence")
 	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` to play alone (default: every animation of the file, together)")
+	objects := fs.String("objects", "", "Alembic: the meshes at or below the objects these `patterns` match, comma-separated: /path/* or name* (default: every mesh)")
 	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement, at most -max-band)")
 	fs.IntVar(&s.maxBand, "max-band", defaultMaxBand, "the most `voxels` the automatic band may be: a faster frame is capped, and the log says so")
 	fs.Float64Var(&s.weld, "weld", 0, "weld vertices within `D` metres before the closed-mesh test (default 0: at exactly the same position)")
@@ -112,6 +117,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("give one mesh, not %q", fs.Args())
 	}
 	s.input = fs.Arg(0)
+	s.objects = splitPatterns(*objects)
 	if err := s.checkNumbers(fs.Given()); err != nil {
 		return nil, err
 	}

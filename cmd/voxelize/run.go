@@ -24,7 +24,7 @@ import (
 // its bytes are written while the next one is voxelized: only one frame's grids
 // are held at a time.
 func voxelizeAll(s *settings, log io.Writer) (err error) {
-	src, err := openSource(s.input, s.fps, s.clip)
+	src, err := openSource(s)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,20 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 			return err
 		}
 	}
-	if len(src.Frames()) > 1 && !s.fpsGiven {
+	a, isAlembic := src.(*abcSource)
+	if isAlembic {
+		defer a.archive.Close()
+		for _, note := range a.notes {
+			fmt.Fprintln(log, "voxelize: "+note)
+		}
+		s.fps = a.fps // the archive's own, unless -fps gave one
+	}
+	if t, ok := src.(timedSource); ok {
+		if err := limitTimeline(t.frames(), s, src.Name()); err != nil {
+			return err
+		}
+	}
+	if len(src.Frames()) > 1 && !s.fpsGiven && !isAlembic {
 		// No mesh format here carries the DCC's frame rate: OBJ and STL velocities
 		// scale with it, and a glTF's times become frame numbers by it.
 		what := "OBJ and STL files carry no frame rate: %g fps assumed, which the velocities scale with"
@@ -132,25 +145,25 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 // 5,755,200 triangles (OBJ, 2 threads): 533 MB and 4,797 MB, 853 B a triangle more.
 const bytesPerTriangle = 850
 
-// checkGLTF keeps, of a glTF clip's frames, those -frames selects (by their numbers
-// after -start), and refuses a clip or selection too long to list, or a scene whose
-// nodes draw more triangles than the budget voxelizes (a mesh drawn by 20,000 nodes
-// is 20,000 meshes), before any is posed.
+// checkGLTF refuses a scene whose nodes draw more triangles than the budget
+// voxelizes (a mesh drawn by 20,000 nodes is 20,000 meshes), before any is posed.
 func checkGLTF(g *gltfSource, s *settings) error {
-	b := s.memory.Budget()
 	tris := g.scene.TriangleCount()
-	if err := b.Check(fmt.Sprintf("%s: %d triangles (every mesh as often as the nodes draw it)", g.path, tris),
-		int64(tris)*bytesPerTriangle); err != nil {
-		return err
-	}
+	return s.memory.Budget().Check(fmt.Sprintf("%s: %d triangles (every mesh as often as the nodes draw it)", g.path, tris),
+		int64(tris)*bytesPerTriangle)
+}
+
+// limitTimeline keeps, of a glTF clip's or an archive's frames, those -frames selects
+// (by their numbers after -start), and refuses a span or selection too long to list.
+func limitTimeline(tl *timeline, s *settings, name string) error {
 	if s.selection != "" {
 		shift := 0.0 // from the source's numbers to -start's
 		if s.startGiven {
-			shift = float64(s.start) - float64(g.first)
+			shift = float64(s.start) - float64(tl.first)
 		}
-		g.limit(float64(s.first)-shift, float64(s.last)-shift)
+		tl.limit(float64(s.first)-shift, float64(s.last)-shift)
 	}
-	return g.checkFrameCount(b)
+	return tl.checkFrameCount(name, s.memory.Budget())
 }
 
 // selectFrames returns the source's frames, and the indices into them of those that
@@ -215,15 +228,20 @@ type frameVoxelizer struct {
 	welds           welder
 	bands           bandCap
 	warnedInsideOut bool
+	warnedStill     bool     // a frame without velocities was reported
 	notes           []string // what to log after the frame
 }
 
 // voxelize voxelizes frame all[i] and lays it out as a collider file.
 func (v *frameVoxelizer) voxelize(i int) (*vdb.File, *voxelize.Volumes, error) {
 	s, frame := v.s, v.all[i]
-	mesh, displacement, err := withVelocities(v.meshes, v.all, i, s.fps)
+	mesh, displacement, still, err := withVelocities(v.meshes, v.all, i, s.fps)
 	if err != nil {
 		return nil, nil, err
+	}
+	if still && !v.warnedStill {
+		v.note(fmt.Sprintf("frame %d (%s): the topology differs from both neighbouring frames and the mesh stores no velocities: it is at rest (0 m/s); later frames like it are not listed", frame, v.src.Origin(frame)))
+		v.warnedStill = true
 	}
 	welded, err := v.welds.weld(mesh, s.weld)
 	if err != nil {
@@ -295,10 +313,15 @@ func (w *backgroundWrite) wait() error {
 	return err
 }
 
-// withVelocities returns frame all[i] with vertex velocities from its neighbours in
-// the whole sequence (so that a run over part of it gives the same files), and the
-// largest distance a vertex travels to either neighbour.
-func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Mesh, float64, error) {
+// withVelocities returns frame all[i] with vertex velocities, and the largest
+// distance a vertex travels to either neighbour. The velocities are the ones the
+// source stores (an Alembic mesh's .velocities), else the difference of the
+// neighbouring frames in the whole sequence (so that a run over part of it gives the
+// same files), central or one-sided. Neighbours must have the frame's topology,
+// except in a source whose topology may vary: there a neighbour of another topology
+// is not differenced, and a frame whose neighbours both differ (or a sequence of one
+// frame) has no velocities (at rest); still reports that case.
+func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (m *geom.Mesh, displacement float64, still bool, err error) {
 	need := []int{all[i]} // in the order the errors are reported
 	if i > 0 {
 		need = append(need, all[i-1])
@@ -307,34 +330,47 @@ func withVelocities(meshes *meshWindow, all []int, i int, fps float64) (*geom.Me
 		need = append(need, all[i+1])
 	}
 	if err := meshes.load(need); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	cur, err := meshes.get(all[i])
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	from, to := cur, cur
 	fromFrame, toFrame := all[i], all[i]
-	displacement := 0.0
 	if i > 0 {
-		if from, err = meshes.neighbour(all[i-1], all[i], cur); err != nil {
-			return nil, 0, err
+		prev, same, err := meshes.neighbour(all[i-1], all[i], cur)
+		if err != nil {
+			return nil, 0, false, err
 		}
-		fromFrame = all[i-1]
-		displacement = geom.MaxDisplacement(from.Positions, cur.Positions)
+		if same {
+			from, fromFrame = prev, all[i-1]
+			displacement = geom.MaxDisplacement(prev.Positions, cur.Positions)
+		}
 	}
 	if i+1 < len(all) {
-		if to, err = meshes.neighbour(all[i+1], all[i], cur); err != nil {
-			return nil, 0, err
+		next, same, err := meshes.neighbour(all[i+1], all[i], cur)
+		if err != nil {
+			return nil, 0, false, err
 		}
-		toFrame = all[i+1]
-		displacement = max(displacement, geom.MaxDisplacement(cur.Positions, to.Positions))
+		if same {
+			to, toFrame = next, all[i+1]
+			displacement = max(displacement, geom.MaxDisplacement(cur.Positions, next.Positions))
+		}
 	}
-	m := *cur
-	if toFrame != fromFrame {
-		m.Velocities = geom.VelocitiesBetween(from.Positions, to.Positions, float64(toFrame-fromFrame)/fps)
+	out := *cur
+	switch {
+	case cur.Velocities != nil:
+		// Stored velocities: the band covers what they move a vertex in a frame too.
+		for _, v := range cur.Velocities {
+			displacement = max(displacement, v.Norm()/fps)
+		}
+	case toFrame != fromFrame:
+		out.Velocities = geom.VelocitiesBetween(from.Positions, to.Positions, float64(toFrame-fromFrame)/fps)
+	default:
+		still = len(all) > 1
 	}
-	return &m, displacement, nil
+	return &out, displacement, still, nil
 }
 
 // meshWindow keeps the few frames around the one being voxelized, so that each
@@ -395,17 +431,21 @@ func (w *meshWindow) read(frame int) (*geom.Mesh, error) {
 	return m, nil
 }
 
-// neighbour returns frame, checking that its topology is that of frame of, cur.
-func (w *meshWindow) neighbour(frame, of int, cur *geom.Mesh) (*geom.Mesh, error) {
+// neighbour returns frame, and whether its topology is that of frame of, cur. A
+// change of topology is an error unless the source allows it.
+func (w *meshWindow) neighbour(frame, of int, cur *geom.Mesh) (*geom.Mesh, bool, error) {
 	m, err := w.get(frame)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := geom.SameTopology(cur, m); err != nil {
-		return nil, fmt.Errorf("%s: the topology changes between frames %d and %d (%v): velocities need the same vertices in every frame",
+		if w.src.VaryingTopology() {
+			return m, false, nil
+		}
+		return nil, false, fmt.Errorf("%s: the topology changes between frames %d and %d (%v): velocities need the same vertices in every frame",
 			w.src.Name(), min(frame, of), max(frame, of), err)
 	}
-	return m, nil
+	return m, true, nil
 }
 
 // forget drops the frames that the frames after all[i] no longer need: all but

@@ -2,44 +2,57 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"snowtools/cmd/internal/budget"
 	"snowtools/cmd/internal/meshfile"
 	"snowtools/cmd/internal/seq"
 	"snowtools/formats/gltf"
 	"snowtools/levelset/geom"
 )
 
-// source is an animated mesh: numbered frames that each give a mesh of the same
-// topology. Frame n is at n/fps seconds, the rule of every file the tools read and
-// write: a glTF's frames are numbered by their times (Blender writes its frame 1 at
+// source is an animated mesh: numbered frames that each give a mesh. Frame n is at
+// n/fps seconds, the rule of every file the tools read and write: a glTF's and an
+// Alembic archive's frames are numbered by their times (Blender writes its frame 1 at
 // 1/24 s at 24 fps), an OBJ or STL sequence's by its file names.
 type source interface {
 	Frames() []int                      // every frame the source holds, ascending
-	Mesh(frame int) (*geom.Mesh, error) // positions and triangles, no velocities
+	Mesh(frame int) (*geom.Mesh, error) // positions and triangles; velocities when the file stores them
 	Name() string                       // what the logs call it
 	Origin(frame int) string            // what a frame's file says it comes from
+	// VaryingTopology reports whether the source's format lets the vertices and
+	// triangles change from frame to frame (Alembic's meshes); elsewhere a change is
+	// an error, as it is most likely a mistake of the export.
+	VaryingTopology() bool
 }
 
 // openSource reads what the user named: a glTF/GLB file (its animation sampled at
-// fps, clip chosen by name), or an OBJ/STL file or sequence (name.####.obj,
-// name.%04d.stl, or any one frame of a numbered sequence such as Blender's name1.obj).
-func openSource(path string, fps float64, clip string) (source, error) {
-	switch ext := strings.ToLower(filepath.Ext(path)); ext {
+// fps, clip chosen by name), an Alembic archive (its meshes chosen by -objects), or
+// an OBJ/STL file or sequence (name.####.obj, name.%04d.stl, or any one frame of a
+// numbered sequence such as Blender's name1.obj).
+func openSource(s *settings) (source, error) {
+	path := s.input
+	ext := strings.ToLower(filepath.Ext(path))
+	if ext != meshfile.AlembicExtension && len(s.objects) > 0 {
+		return nil, fmt.Errorf("-objects %q: only Alembic archives (.abc) have objects to choose", strings.Join(s.objects, ","))
+	}
+	switch ext {
 	case ".gltf", ".glb":
 		if _, isPattern, _ := seq.ParsePattern(path); !isPattern {
-			return openGLTF(path, fps, clip)
+			return openGLTF(path, s.fps, s.clip)
 		}
+	case meshfile.AlembicExtension:
+		if s.clip != "" {
+			return nil, fmt.Errorf("-clip %q: only glTF files have clips (-objects chooses an archive's meshes)", s.clip)
+		}
+		return openAlembic(path, s.objects, s.fps, s.fpsGiven)
 	case ".obj", ".stl":
 	default:
-		return nil, fmt.Errorf("%s: unknown mesh format %q: use .gltf, .glb, .obj or .stl", path, ext)
+		return nil, fmt.Errorf("%s: unknown mesh format %q: use .gltf, .glb, .abc, .obj or .stl", path, ext)
 	}
-	if clip != "" {
-		return nil, fmt.Errorf("-clip %q: only glTF files have clips", clip)
+	if s.clip != "" {
+		return nil, fmt.Errorf("-clip %q: only glTF files have clips", s.clip)
 	}
 	frames, err := seq.Find(path)
 	if err != nil {
@@ -48,17 +61,13 @@ func openSource(path string, fps float64, clip string) (source, error) {
 	return &fileSequence{pattern: path, frames: frames}, nil
 }
 
-// gltfSource samples the animations of a glTF scene at fps: frame n at n/fps s.
-// Its frames are first to last; a run over part of them (limit) holds only the
-// numbers of those and of their neighbours, so that a clip of 1e9 s, 2.4e10 frames,
-// costs nothing until it is voxelized whole.
+// gltfSource samples the animations of a glTF scene at fps: frame n at n/fps s, over
+// the clip's time span.
 type gltfSource struct {
-	path        string
-	scene       *gltf.Scene
-	clip        int // an animation, or gltf.AllClips or gltf.RestPose
-	fps         float64
-	first, last int // the clip's frames
-	lo, hi      int // the frames Frames lists between first and last
+	timeline
+	path  string
+	scene *gltf.Scene
+	clip  int // an animation, or gltf.AllClips or gltf.RestPose
 }
 
 func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
@@ -66,7 +75,7 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &gltfSource{path: path, scene: scene, clip: gltf.RestPose, fps: fps}
+	s := &gltfSource{path: path, scene: scene, clip: gltf.RestPose, timeline: timeline{fps: fps}}
 	clips := scene.Clips()
 	switch {
 	case clipName != "":
@@ -84,49 +93,12 @@ func openGLTF(path string, fps float64, clipName string) (*gltfSource, error) {
 		for _, c := range clips[1:] {
 			start, end = min(start, c.Start), max(end, c.End)
 		}
-		if t := max(math.Abs(start), math.Abs(end)); !(t*fps < maxFrameNumber) {
-			return nil, fmt.Errorf("%s: ends at %.6g s, frame %.3g at %g fps: frame numbers must stay below %.3g",
-				s.Name(), end, t*fps, fps, float64(maxFrameNumber))
+		if s.timeline, err = newTimeline(s.Name(), start, end, fps); err != nil {
+			return nil, err
 		}
-		s.first, s.last = clipFrames(start, end, fps)
 	}
-	s.lo, s.hi = s.first, s.last
 	return s, nil
 }
-
-// maxFrameNumber bounds the frame numbers of a glTF clip: a key time of 3e38 s
-// overflowed int(math.Floor(t * fps)). Every float64 frame time below it is exact.
-const maxFrameNumber = 1 << 53
-
-// limit keeps, of the frames between the clip's first and last, only frames lo-1 to
-// hi+1: a run over frames lo to hi needs no others (a frame's velocity needs its
-// neighbours). The clip's first and last frames stay, for the messages and -res.
-func (s *gltfSource) limit(lo, hi float64) {
-	s.lo, s.hi = int(max(lo-1, float64(s.first))), int(min(hi+1, float64(s.last)))
-	if s.lo > s.hi { // none selected: the ends alone
-		s.lo, s.hi = s.first, s.first
-	}
-}
-
-// checkFrameCount refuses a source that lists more than maxFrames frames, or more
-// than the budget holds at frameSlotBytes each, before Frames lists them.
-func (s *gltfSource) checkFrameCount(b budget.Budget) error {
-	n := s.hi - s.lo + 3
-	what := fmt.Sprintf("%s: frames %d-%d (%.6g s to %.6g s at %g fps)", s.Name(), s.lo, s.hi,
-		float64(s.lo)/s.fps, float64(s.hi)/s.fps, s.fps)
-	if n > maxFrames {
-		return fmt.Errorf("%s: %d frames, more than %g: voxelize part of it with -frames A-B", what, s.hi-s.lo+1, float64(maxFrames))
-	}
-	return b.Check(what, int64(n)*frameSlotBytes)
-}
-
-// maxFrames is the most frames one voxelize run lists: a clip longer than that
-// (115 hours at 24 fps) is voxelized in parts with -frames.
-const maxFrames = 10_000_000
-
-// frameSlotBytes is what a run holds per frame before voxelizing any: the source's
-// list of frame numbers, renumbered with -start, and the run's selection.
-const frameSlotBytes = 3 * 8
 
 // clipNote says which animations a glTF source plays when the file has several:
 // all at once (Blender's whole-scene export writes one per action, each moving its
@@ -148,36 +120,8 @@ func (s *gltfSource) clipNote() string {
 		strings.Join(slices.Delete(names, s.clip, s.clip+1), ", "))
 }
 
-// keyTimeTolerance is how far from a whole frame, in frames, a clip's ends may fall
-// and still count as that frame: glTF stores key times as float32, so Blender's
-// frame 24 at 24 fps comes as 0.99999994 or 1.0000001 s, and frame 10 as
-// 0.41666666 s, a millionth of a frame short of 10/24 s.
-const keyTimeTolerance = 1e-3
-
-// clipFrames returns the first and last frames (frame n at n/fps s) inside a clip
-// from start to end seconds, an end within keyTimeTolerance of a frame counting as
-// that frame. A clip shorter than a frame gives its first frame alone.
-func clipFrames(start, end, fps float64) (first, last int) {
-	first = int(math.Ceil(start*fps - keyTimeTolerance))
-	last = int(math.Floor(end*fps + keyTimeTolerance))
-	return first, max(first, last)
-}
-
-// Frames lists the clip's frames first to last, or, after limit, the first, the
-// frames limit kept and the last.
-func (s *gltfSource) Frames() []int {
-	f := make([]int, 0, s.hi-s.lo+3)
-	if s.first < s.lo {
-		f = append(f, s.first)
-	}
-	for n := s.lo; n <= s.hi; n++ {
-		f = append(f, n)
-	}
-	if s.last > s.hi {
-		f = append(f, s.last)
-	}
-	return f
-}
+// VaryingTopology is false: a glTF mesh keeps its vertices as it moves.
+func (s *gltfSource) VaryingTopology() bool { return false }
 
 func (s *gltfSource) Mesh(frame int) (*geom.Mesh, error) {
 	return s.scene.Mesh(s.clip, float64(frame)/s.fps)
@@ -242,6 +186,9 @@ func (s *fileSequence) Frames() []int {
 	}
 	return f
 }
+
+// VaryingTopology is false: a change between OBJ or STL files is an error.
+func (s *fileSequence) VaryingTopology() bool { return false }
 
 func (s *fileSequence) Name() string { return s.pattern }
 

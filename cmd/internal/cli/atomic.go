@@ -34,50 +34,94 @@ func WriteFileAtomic(path string, write func(w io.Writer) error) error {
 // writeFileAtomic is WriteFileAtomic, with the syncs only when durable is set: the
 // benchmark measures what they cost.
 func writeFileAtomic(path string, write func(w io.Writer) error, durable bool) (err error) {
+	f, err := CreateAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Abort()
+		}
+	}()
+	bw := bufio.NewWriterSize(pathlessWriter{f.File}, 1<<20)
+	if err := write(bw); err != nil {
+		return f.failed(err)
+	}
+	if err := bw.Flush(); err != nil {
+		return f.failed(err)
+	}
+	return f.commit(durable)
+}
+
+// An AtomicFile is a file being written in place of path, for a writer that must
+// seek or patch what it wrote (an Alembic archive's header), which WriteFileAtomic's
+// stream does not allow: the temporary file, created in path's folder, becomes path
+// only at Commit, as WriteFileAtomic's does.
+type AtomicFile struct {
+	*os.File
+	path, dir string
+}
+
+// CreateAtomic creates the temporary file that Commit renames to path, readable by
+// all as os.Create's files are.
+func CreateAtomic(path string) (*AtomicFile, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
 	if err != nil {
-		return fmt.Errorf("writing %s: cannot create a file in the folder %s: %w", path, dir, pathless(err))
+		return nil, fmt.Errorf("writing %s: cannot create a file in the folder %s: %w", path, dir, pathless(err))
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	failed := func(err error) error { return fmt.Errorf("writing %s: %w", path, pathless(err)) }
+	f := &AtomicFile{File: tmp, path: path, dir: dir}
 	// CreateTemp makes the file private (0600); outputs are for renderers and other
 	// users to read, as os.Create's would be.
 	if err := tmp.Chmod(0o644); err != nil {
-		return failed(err)
+		f.Abort()
+		return nil, f.failed(err)
 	}
-	bw := bufio.NewWriterSize(pathlessWriter{tmp}, 1<<20)
-	if err := write(bw); err != nil {
-		return failed(err)
+	return f, nil
+}
+
+// Commit syncs the file, closes it, renames it to path and syncs the folder (see
+// WriteFileAtomic). After an error the file is removed and path left as it was.
+func (f *AtomicFile) Commit() error {
+	if err := f.commit(true); err != nil {
+		f.Abort()
+		return err
 	}
-	if err := bw.Flush(); err != nil {
-		return failed(err)
-	}
+	return nil
+}
+
+func (f *AtomicFile) commit(durable bool) error {
 	if durable {
-		if err := tmp.Sync(); err != nil {
-			return failed(err)
+		if err := f.Sync(); err != nil {
+			return f.failed(err)
 		}
 	}
-	if err := tmp.Close(); err != nil {
-		return failed(err)
+	if err := f.Close(); err != nil {
+		return f.failed(err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return failed(err)
+	if err := os.Rename(f.Name(), f.path); err != nil {
+		return f.failed(err)
 	}
 	if durable {
-		if err := syncDir(dir); err != nil {
-			return fmt.Errorf("writing %s: syncing its folder %s: %w", path, dir, pathless(err))
+		if err := syncDir(f.dir); err != nil {
+			return fmt.Errorf("writing %s: syncing its folder %s: %w", f.path, f.dir, pathless(err))
 		}
 	}
 	return nil
+}
+
+// Abort closes and removes the temporary file, leaving path as it was.
+func (f *AtomicFile) Abort() {
+	f.Close()
+	os.Remove(f.Name())
+}
+
+// failed names path, not the temporary file, in an error of writing it.
+func (f *AtomicFile) failed(err error) error {
+	return fmt.Errorf("writing %s: %w", f.path, pathless(err))
 }
 
 // syncDir makes the names in the folder dir durable. A file system that cannot sync a

@@ -1,6 +1,7 @@
 // Package meshfile reads one static mesh from a file of any format the tools take,
-// chosen by its extension: OBJ, STL, PLY (see ply.go), or glTF/GLB in its rest pose
-// or posed by an animation; and writes PLY meshes (ply_write.go).
+// chosen by its extension: OBJ, STL, PLY (see ply.go), glTF/GLB in its rest pose
+// or posed by an animation, or an Alembic archive at a time (abc.go, which also
+// serves voxelize's animated reads); and writes PLY meshes (ply_write.go).
 package meshfile
 
 import (
@@ -22,7 +23,8 @@ func Read(path string) (*geom.Mesh, error) {
 
 // ReadAt reads the mesh in path; for a glTF scene, posed by its animation clip (by
 // name; "" for all of them together) at time t seconds, or in its rest pose for
-// t < 0. Other formats have no animation: clip must be "" and t negative.
+// t < 0; for an Alembic archive, every mesh of it at time t, or at its first sample
+// for t < 0. Other formats have no animation: clip must be "" and t negative.
 func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 	ext := strings.ToLower(filepath.Ext(path))
 	switch ext {
@@ -46,6 +48,11 @@ func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 			return nil, fmt.Errorf("%s: no animation to pose at %g s", path, t)
 		}
 		return scene.Mesh(index, t)
+	case AlembicExtension:
+		if clip != "" {
+			return nil, fmt.Errorf("%s: clip %q: only glTF files have animation clips", path, clip)
+		}
+		return readAlembic(path, t)
 	case ".obj", ".stl", ".ply":
 		if clip != "" || t >= 0 {
 			return nil, fmt.Errorf("%s: only glTF files have animation clips and times", path)
@@ -74,12 +81,15 @@ func ReadAt(path, clip string, t float64) (*geom.Mesh, error) {
 	return m, nil
 }
 
-// Extensions lists the file extensions Read takes, lower case, with the dot.
+// Extensions lists the file extensions of the meshes that Read takes as one frame
+// each, lower case, with the dot. Read takes Alembic archives (AlembicExtension) as
+// well, at their first sample; they are not listed, since an archive is a whole
+// animation, not the mesh of one frame.
 var Extensions = []string{".obj", ".stl", ".ply", ".gltf", ".glb"}
 
 // unknownFormat reports a file that Read does not take.
 func unknownFormat(path, ext string) error {
-	return fmt.Errorf("%s: unknown mesh format %q: use %s", path, ext, strings.Join(Extensions, ", "))
+	return fmt.Errorf("%s: unknown mesh format %q: use %s or %s", path, ext, strings.Join(Extensions, ", "), AlembicExtension)
 }
 
 // Bounds returns the box of the vertices of the mesh in path (empty, lo > hi, for

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"snowtools/cmd/internal/scene/scenetest"
+	"snowtools/formats/abc"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/voxelize"
 	"snowtools/simcore"
@@ -203,5 +204,60 @@ func TestSnowFromGLTFFrame(t *testing.T) {
 	b := sc.Sources[0].Bounds
 	if math.Abs(b.Min[2]+0.75) > 1e-6 || math.Abs(b.Max[2]+0.15) > 1e-6 || math.Abs(b.Min[0]+0.025) > 1e-6 {
 		t.Errorf("paddle at 0.5 s: bounds %v", b)
+	}
+}
+
+// An Alembic archive is a mesh file too: a snow volume posed at its time key, a
+// collider without one at the archive's first sample. The box's Xform moves it by
+// 0.25 m along x from the first sample (1/24 s) to the second (2/24 s).
+func TestBodiesFromAlembic(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "box.abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := abc.NewWriter(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, _ := w.AddTimeSampling(abc.Uniform(1.0/24, 1.0/24))
+	xw, rig, err := w.AddXform(w.Top(), "rig", ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, err := w.AddPolyMesh(rig, "box", ts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 2 {
+		m := abc.Identity
+		m[12] = 0.25 * float64(k)
+		if err := xw.WriteSample(m, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := mw.WriteMesh(geom.BoxMesh(geom.Vec3{0.2, 0.1, 0.2}, geom.Vec3{0.4, 0.3, 0.4})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	scene := "[domain]\nmin = [0, 0, 0]\nmax = [1, 0.6, 0.6]\nh = 0.02\n" +
+		"[[snow]]\nshape = \"mesh\"\npath = \"box.abc\"\ntime = 0.0833333333\n" +
+		"[[collider]]\nshape = \"mesh\"\npath = \"box.abc\"\n"
+	sc, err := Read(filepath.Join(dir, "s.toml"), strings.NewReader(scene), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := sc.Sources[0].Bounds; math.Abs(b.Min[0]-0.45) > 1e-6 || math.Abs(b.Max[0]-0.65) > 1e-6 {
+		t.Errorf("snow at 2/24 s: bounds %v, want x from 0.45 to 0.65", b)
+	}
+	if phi, _, _ := sc.Config.Colliders[0].Sample(geom.Vec3{0.3, 0.2, 0.3}, 0); phi >= 0 {
+		t.Errorf("collider at the first sample: phi %g at the box's centre", phi)
+	}
+	_, err = Read(filepath.Join(dir, "s.toml"), strings.NewReader(scene+"clip = \"Walk\"\n"), 1)
+	if err == nil || !strings.Contains(err.Error(), "only glTF files have animation clips") {
+		t.Errorf("clip on an archive: %v", err)
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"snowtools/levelset/voxelize"
 )
 
-// The files a body's shape keys name: a mesh (OBJ, STL, PLY or glTF, shape "mesh") or
-// an OpenVDB level set (shape "vdb").
+// The files a body's shape keys name: a mesh (OBJ, STL, PLY, glTF or Alembic, shape
+// "mesh") or an OpenVDB level set (shape "vdb").
 
 // file returns the path key's file, resolved against the scene's folder.
 func (l *loader) file(k *shapeKeys, key string) (string, error) {
@@ -25,7 +25,7 @@ func (l *loader) file(k *shapeKeys, key string) (string, error) {
 
 // mesh reads a mesh file: a glTF scene posed at the time key (by the clip key's
 // animation, default all of them together, as voxelize plays them), else in its
-// rest pose.
+// rest pose; an Alembic archive's meshes at the time key, else at its first sample.
 func (k *shapeKeys) mesh(key, path string) (*geom.Mesh, error) {
 	clip, t := "", -1.0
 	set(&clip, k.Clip)

@@ -133,7 +133,7 @@ type shapeKeys struct {
 	Grid   *string    `toml:"grid"`  // VDB level set grid name (default "surface", else the first level set)
 	Voxel  *float64   `toml:"voxel"` // a mesh collider is voxelized at this size (default h/2)
 	Clip   *string    `toml:"clip"`  // a glTF mesh posed by this animation (default all together)...
-	Time   *float64   `toml:"time"`  // ... at this time (s); without, its rest pose
+	Time   *float64   `toml:"time"`  // ... at this time (s); without, its rest pose (an .abc: its first sample)
 	Up     *string    `toml:"up"`    // a mesh file's up axis: "y" (default) or "z" (OBJ, STL, PLY)
 	Scale  *float64   `toml:"scale"` // a mesh file's unit in metres (default 1; 0.01: centimetres)
 }
