@@ -42,7 +42,7 @@ func TestChooseIntegrator(t *testing.T) {
 	}{
 		{"soft and fast", 4, 20, Explicit, explicitCFL * h / 24, SemiImplicitCFL * h / 4},
 		{"hard and slow", 0.05, 200, SemiImplicit, explicitCFL * h / 200.05, min(maxDt, gravityDt(SemiImplicitCFL), s.cfg.WaveCells*h/200)},
-		{"hard and fast", 8, 200, Explicit, explicitCFL * h / 208, SemiImplicitCFL * h / 8},
+		{"hard and fast", 16, 200, Explicit, explicitCFL * h / 216, SemiImplicitCFL * h / 16},
 		{"at rest, no wave", 0, 0, Explicit, min(maxDt, gravityDt(explicitCFL)), min(maxDt, gravityDt(SemiImplicitCFL))},
 	} {
 		s.maxSpeed, s.maxWaveSpeed = c.v, c.c
