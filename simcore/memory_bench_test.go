@@ -1,13 +1,9 @@
 package simcore
 
 import (
-	"bufio"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +16,7 @@ import (
 // semi-implicit at 1e6): a snowball of Table 2 snow at h = 1 cm, 8 particles per cell,
 // thrown at the ground, seeded as snowsim seeds (room reserved for the particles it
 // expects, then Fill) and stepped memorySteps times, each case alone in a child process
-// (limittest.Run) so that the kernel's peak resident memory (Maxrss) is the run's own.
+// (limittest.Run) so that the peak resident memory it reports is the run's own.
 // It reports that peak per particle (RSS-B/particle), the peak when seeding had ended
 // (seeded-RSS-B/particle, from /proc/self/status; 0 where there is none), and the live
 // heap with the simulation in hand (heap-B/particle: particles, grid and scratch). Run:
@@ -75,7 +71,7 @@ func memoryRun(b *testing.B, in Integrator, n float64) string {
 	if err != nil {
 		b.Fatal(err)
 	}
-	seeded := peakRSSSoFar()
+	seeded, _ := limittest.PeakRSS()
 	for range memorySteps {
 		if err := s.Step(s.stableDt()); err != nil {
 			b.Fatal(err)
@@ -84,22 +80,4 @@ func memoryRun(b *testing.B, in Integrator, n float64) string {
 	heap := heapInUse() - base
 	runtime.KeepAlive(s)
 	return fmt.Sprint(p.Len(), heap, seeded)
-}
-
-// peakRSSSoFar returns the process's peak resident memory so far in bytes (VmHWM of
-// /proc/self/status), or 0 where the system does not say.
-func peakRSSSoFar() int64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }

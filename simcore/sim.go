@@ -65,8 +65,8 @@ type Config struct {
 	// method.
 	Damping float64
 
-	// Sleep lets resting snow sleep (sleep.go): a group of particles whose grid nodes
-	// have all moved slower than SleepSpeed (m/s) for SleepTime (s) skips the transfers
+	// Sleep lets resting snow sleep (sleep.go): a group of particles that have all
+	// moved slower than SleepSpeed (m/s) for SleepTime (s) skips the transfers
 	// and the F_E update, its nodes held still, until moving snow or a moving collider
 	// reaches it. 0 for SleepSpeed or SleepTime means its default (sleepSpeed,
 	// sleepTime). Off by default: the paper's method.

@@ -14,11 +14,10 @@ import (
 // What sleeps is a group of particles, those binned to one node block (bins.go), so
 // that a whole group drops out of the scatter, the contact marking, the grid update,
 // the semi-implicit solve and the gather at once. Each particle carries the time its
-// surroundings have been at rest, Particles.Quiet; it grows by dt in a step where every
-// grid node of its group's window (the 8x8x8 nodes that the group's stencils reach, and
-// those of its neighbours' particles that share them) ends the step slower than
-// SleepSpeed and no collider moving at that speed comes within reach of the group, and
-// falls to 0 otherwise. A group whose every particle has been quiet for SleepTime
+// group has been at rest, Particles.Quiet; it grows by dt in a step where every
+// particle of its group ends the step slower than SleepSpeed and no collider moving at
+// that speed comes within reach of the group, and falls to 0 otherwise (settle says
+// why particle speeds, not node speeds, decide). A group whose every particle has been quiet for SleepTime
 // sleeps: at the start of a step (partitionSleeping) it leaves bins.blocks for
 // sleep.groups, and its particles keep their position, velocity, F_E, J_P and stress
 // untouched. Since Quiet is a particle channel, a checkpoint holds the sleep state and
@@ -36,12 +35,12 @@ import (
 //
 // A sleeping group wakes (its particles' Quiet back to 0, so it takes part from the
 // next step) when
-//   - awake snow or a grid collision moves one of its held nodes at SleepSpeed or more
-//     (the velocity the node would have had, before it is held): the first node that
-//     awake snow shares with sleeping snow lies at least 1.5 cells from the awake
-//     particle when the CFL limits a step to half a cell, where the cubic kernel's
-//     weight is below 2% per axis, so the one step of contact before the group wakes
-//     costs that particle almost none of its momentum;
+//   - an awake particle moving at SleepSpeed or more has a stencil that reaches one of
+//     its held nodes (settle): the first node that awake snow shares with sleeping
+//     snow lies at least 1.5 cells from the awake particle when the CFL limits a step
+//     to half a cell, where the cubic kernel's weight is below 2% per axis, so the one
+//     step of contact before the group wakes costs that particle almost none of its
+//     momentum;
 //   - awake particles move into its node block: a group sleeps only while all its
 //     particles have rested for SleepTime;
 //   - a collider moving at SleepSpeed or more comes within reach of it (colliderStirs);

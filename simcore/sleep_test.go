@@ -164,6 +164,9 @@ func TestColliderWakesSleepingBlockAndResumes(t *testing.T) {
 // Sleep works with the semi-implicit integrator too: the block falls asleep, its held
 // nodes fixed in the solve, and stays where the awake run leaves it.
 func TestSleepSemiImplicit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two semi-implicit runs of a settling block")
+	}
 	cfg := DefaultConfig()
 	cfg.Threads = 2
 	cfg.Integrator = SemiImplicit

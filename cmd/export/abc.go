@@ -158,6 +158,10 @@ type archiveOrder struct {
 	failed error // the first failure: later frames do not write
 }
 
+// errEarlierFrameFailed is the outcome of the frames after a failed one in an
+// archive: not their own failure, so the run reports the failed frame's instead.
+var errEarlierFrameFailed = errors.New("not written: an earlier frame failed")
+
 // inTurn waits for frame index's turn, runs write unless an earlier frame failed (or
 // fails itself with err, when not nil), and passes the turn on.
 func (o *archiveOrder) inTurn(index int, err error, write func() error) error {
@@ -171,7 +175,7 @@ func (o *archiveOrder) inTurn(index int, err error, write func() error) error {
 	switch {
 	case err != nil:
 	case o.failed != nil:
-		return errors.New("not written: an earlier frame failed")
+		return errEarlierFrameFailed
 	default:
 		err = write()
 	}
@@ -369,14 +373,7 @@ func vec3s(v []float32) [][3]float32 {
 // objectName names the archive's object after the input sequence, sim/snow.####.prt
 // -> snow, or fallback when the name leaves nothing.
 func objectName(input, fallback string) string {
-	base := filepath.Base(input)
-	if p, ok, err := seq.ParsePattern(base); ok && err == nil {
-		base = p.Prefix()
-	} else {
-		base = strings.TrimSuffix(base, filepath.Ext(base))
-		base = strings.TrimRight(base, "0123456789")
-	}
-	base = strings.Trim(base, "._- ")
+	base := strings.TrimLeft(seq.Stem(input), "._- ")
 	if base == "" || strings.ContainsAny(base, "/;=") {
 		return fallback
 	}

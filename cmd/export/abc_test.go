@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -9,8 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"snowtools/cmd/internal/meshfile"
+	"snowtools/cmd/internal/seq"
 	"snowtools/formats/abc"
 	"snowtools/formats/abc/abctest"
 	"snowtools/formats/prt"
@@ -71,9 +75,7 @@ func expectedPoints(balls []*snowball) string {
 // with three samples each.
 func TestExportABCJudged(t *testing.T) {
 	readOurs := abctest.Program(t, "read_ours")
-	// Balls of a few hundred particles: the judge prints 13 lines a particle, and a
-	// test process that grows by hundreds of MB makes the later limittest children
-	// of the package report its peak (Linux keeps it across the exec).
+	// Balls of a few hundred particles: the judge prints 13 lines a particle.
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "sim"), 0o755); err != nil {
 		t.Fatal(err)
@@ -220,5 +222,18 @@ func TestExportSurfaceABC(t *testing.T) {
 		if worst > 1e-6 {
 			t.Errorf("sample %d: positions differ by up to %g", k, worst)
 		}
+	}
+}
+
+// A frame of an archive that was not written because an earlier one failed does not
+// hide that failure, whichever outcome arrives first.
+func TestCollectReportsTheFailedFrame(t *testing.T) {
+	done := make(chan outcome, 2)
+	done <- outcome{job{index: 4, in: seq.Frame{Number: 5, Path: "s.0005.prt"}}, result{err: errEarlierFrameFailed}}
+	done <- outcome{job{index: 3, in: seq.Frame{Number: 4, Path: "s.0004.prt"}}, result{err: errors.New("truncated")}}
+	close(done)
+	tally := collect(done, make(chan struct{}), 2, time.Now(), io.Discard)
+	if tally.failed == nil || tally.failed.Error() != "frame 4 (s.0004.prt): truncated" {
+		t.Errorf("failure %v, want frame 4's", tally.failed)
 	}
 }

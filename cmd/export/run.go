@@ -1,6 +1,8 @@
 package main
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -128,10 +130,18 @@ type exportTally struct {
 func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time, log io.Writer) exportTally {
 	progress := cli.NewProgress(log)
 	var t exportTally
+	stopped := false
+	var consequence error // a frame that failed because an earlier one did
 	for d := range done {
 		if d.err != nil {
-			if t.failed == nil {
-				t.failed = fmt.Errorf("frame %d (%s): %v", d.in.Number, d.in.Path, d.err)
+			err := fmt.Errorf("frame %d (%s): %v", d.in.Number, d.in.Path, d.err)
+			if errors.Is(d.err, errEarlierFrameFailed) {
+				consequence = cmp.Or(consequence, err)
+			} else if t.failed == nil {
+				t.failed = err
+			}
+			if !stopped {
+				stopped = true
 				close(stop)
 			}
 			continue
@@ -145,6 +155,7 @@ func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time,
 			d.in.Number, t.finished, jobs, d.particles, cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
+	t.failed = cmp.Or(t.failed, consequence)
 	return t
 }
 

@@ -41,7 +41,7 @@ func openAlembic(path string, patterns []string, fps float64, fpsGiven bool) (*a
 		s.notes = append(s.notes, fmt.Sprintf("%s: its samples are acyclic, at times that say no frame rate: frames at %g fps, each reading the nearest sample; give the DCC's with -fps", path, fps))
 	}
 	if a.VaryingTopology {
-		s.notes = append(s.notes, fmt.Sprintf("%s: the topology of %s changes between samples", path, describeVelocities(a)))
+		s.notes = append(s.notes, fmt.Sprintf("%s: the meshes' topology changes between samples; %s", path, describeVelocities(a)))
 	}
 	if s.timeline, err = newTimeline(path, a.Start, a.End, fps); err != nil {
 		a.Close()
@@ -53,9 +53,9 @@ func openAlembic(path string, patterns []string, fps float64, fpsGiven bool) (*a
 // describeVelocities says where velocities come from across a change of topology.
 func describeVelocities(a *meshfile.Alembic) string {
 	if a.HasVelocities() {
-		return "the meshes; velocities come from their stored .velocities"
+		return "velocities come from their stored .velocities"
 	}
-	return "the meshes, which store no .velocities: a frame takes its velocities from a neighbour of the same topology, or none (0 m/s) when neither has it"
+	return "they store no .velocities, so a frame takes its velocities from a neighbour of the same topology, or none (0 m/s) when neither has it"
 }
 
 func (s *abcSource) Mesh(frame int) (*geom.Mesh, error) {

@@ -224,14 +224,7 @@ func (s *settings) methods(normals, sign string) error {
 // defaultOutput names the output after the input: spot.obj -> spot.####.vdb,
 // walk.####.obj and walk1.obj -> walk.####.vdb, in the current folder.
 func defaultOutput(input string) string {
-	base := filepath.Base(input)
-	if p, ok, err := seq.ParsePattern(base); ok && err == nil {
-		base = p.Prefix()
-	} else {
-		base = strings.TrimSuffix(base, filepath.Ext(base))
-		base = strings.TrimRight(base, "0123456789")
-	}
-	base = strings.TrimRight(base, "._-")
+	base := seq.Stem(input)
 	if base == "" {
 		base = "collider"
 	}

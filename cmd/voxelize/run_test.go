@@ -91,7 +91,8 @@ func TestVoxelizeOBJSequence(t *testing.T) {
 	}
 }
 
-// Every -vdb-codec writes the grids of the default (zip) file, compressed as asked.
+// Every -vdb-codec writes the grids of the default (zip) file, compressed as asked:
+// each codec its own bytes, each smaller than none's.
 func TestVoxelizeVDBCodec(t *testing.T) {
 	dir := t.TempDir()
 	writeCubeSequence(t, dir, "cube", 1, 0, 0)
@@ -102,8 +103,17 @@ func TestVoxelizeVDBCodec(t *testing.T) {
 		}
 	}
 	zip := readVDB(t, path("zip"))
+	none, _ := os.ReadFile(path("none"))
+	seen := map[string]string{} // file contents -> the codec that wrote them
 	for _, codec := range vdb.CodecNames {
 		data, _ := os.ReadFile(path(codec))
+		if other, dup := seen[string(data)]; dup {
+			t.Errorf("%s wrote the same bytes as %s", codec, other)
+		}
+		seen[string(data)] = codec
+		if codec != "none" && len(data) >= len(none) {
+			t.Errorf("%s: %d bytes, not smaller than none's %d", codec, len(data), len(none))
+		}
 		want := map[string]string{"zip": "zip + active values", "none": "active values"}[codec]
 		if want == "" {
 			want = "blosc + active values"

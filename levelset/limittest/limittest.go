@@ -61,7 +61,7 @@ func Run(t testing.TB, lim Limits, body func() error) Result {
 			msg = err.Error()
 		}
 		fmt.Print(msg)
-		if hwm, ok := ownPeakRSS(); ok {
+		if hwm, ok := PeakRSS(); ok {
 			fmt.Fprintf(os.Stderr, "\n%s%d\n", peakMarker, hwm)
 		}
 		os.Exit(0)
@@ -112,14 +112,14 @@ func Run(t testing.TB, lim Limits, body func() error) Result {
 // peakMarker starts the line on which the child reports its own peak RSS.
 const peakMarker = "limittest-peak-rss: "
 
-// ownPeakRSS returns this process's peak resident memory in bytes, VmHWM of
-// /proc/self/status: the high-water mark of this program's own address space. The
-// child reports it rather than letting the parent read the kernel's rusage, since
+// PeakRSS returns this process's peak resident memory so far in bytes, VmHWM of
+// /proc/self/status: the high-water mark of this program's own address space, and
+// false where the system does not say. The child of Run reports it rather than letting the parent read the kernel's rusage, since
 // rusage's maxrss also counts the address space the child was started from: Go
 // starts children with vfork (CLONE_VM), so the child's maxrss is at least the test
 // process's own peak, and a test process grown past a limit by earlier tests would
 // fail every later child's limit.
-func ownPeakRSS() (int64, bool) {
+func PeakRSS() (int64, bool) {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0, false

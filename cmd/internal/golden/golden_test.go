@@ -63,6 +63,11 @@ var pipeline = [][]string{
 	{"export", "-to", "surface", "-threads", "2", "-frames", "2", "OUT/demo/snow.0002.prt", "OUT/export/surface.obj"},
 	{"export", "-to", "png", "-threads", "2", "-size", "160x120", "-surface", "-mesh", "colliders.####.obj", "OUT/walls_colliders/walls.%04d.prt", "OUT/export/surface_png/walls.####.png"},
 	{"export", "-to", "compare", "-threads", "2", "-size", "120x90", "-frames", "0,2", "-labels", "explicit,semi", "OUT/export/compare.png", "OUT/every_option/snow.####.prt", "OUT/semi/snow.####.prt"},
+	{"export", "-to", "vdb", "-threads", "2", "-vdb-codec", "blosc-lz4", "-frames", "2", "OUT/demo/snow.0002.prt", "OUT/export/blosc.vdb"},
+	{"export", "-to", "abc", "-threads", "2", "OUT/demo/snow.####.prt", "OUT/export/snow.abc"},
+	{"export", "-to", "surface", "-threads", "2", "-velocity", "OUT/demo/snow.####.prt", "OUT/export/surface.abc"},
+	// voxelize: an Alembic archive (the surface sequence just written) back to colliders.
+	{"voxelize", "-voxel", "0.04", "-threads", "2", "-o", "OUT/export/abc_colliders/surface.####.vdb", "OUT/export/surface.abc"},
 }
 
 func TestOutputsUnchanged(t *testing.T) {

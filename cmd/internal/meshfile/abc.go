@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path"
 	"strings"
 	"sync"
 
 	"snowtools/formats/abc"
+	"snowtools/formats/input"
 	"snowtools/levelset/geom"
 )
 
@@ -37,6 +39,7 @@ type Alembic struct {
 	VaryingTopology bool
 
 	mu      sync.Mutex // an abc.Archive is not safe for concurrent use
+	file    *os.File   // a regular file: a FIFO would block the reader forever
 	archive *abc.Archive
 	meshes  []*abc.PolyMesh
 }
@@ -55,24 +58,40 @@ func OpenAlembic(name string, patterns []string) (*Alembic, error) {
 			return nil, fmt.Errorf("object pattern %q: %v", p, err)
 		}
 	}
-	archive, err := abc.OpenFile(name)
+	f, err := input.Open(name) // names the file itself
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err
 	}
-	a := &Alembic{Path: name, archive: archive}
-	if err := a.choose(patterns); err != nil {
-		archive.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if err := a.timing(); err != nil {
-		archive.Close()
+	a, err := openAlembic(name, f, patterns)
+	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return a, nil
 }
 
+// openAlembic reads the archive in f and chooses its meshes.
+func openAlembic(name string, f *os.File, patterns []string) (*Alembic, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	archive, err := abc.Open(f, info.Size())
+	if err != nil {
+		return nil, err
+	}
+	a := &Alembic{Path: name, file: f, archive: archive}
+	if err := a.choose(patterns); err != nil {
+		return nil, err
+	}
+	if err := a.timing(); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // Close closes the archive's file.
-func (a *Alembic) Close() error { return a.archive.Close() }
+func (a *Alembic) Close() error { return a.file.Close() }
 
 // Objects returns the paths of the chosen meshes, in the archive's order.
 func (a *Alembic) Objects() []string {

@@ -29,18 +29,20 @@ func TestErrorsNameTheFile(t *testing.T) {
 			t.Errorf("%s: error %v does not start with the path", name, err)
 		}
 	}
-	fifo := filepath.Join(dir, "pipe.obj")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { _, err := Read(fifo); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || err.Error() != fifo+" is a named pipe (FIFO), not a regular file" {
-			t.Errorf("FIFO: %v", err)
+	for _, name := range []string{"pipe.obj", "pipe.abc"} {
+		fifo := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("FIFO: Read still blocked after 10 s")
+		done := make(chan error, 1)
+		go func() { _, err := ReadAt(fifo, "", -1); done <- err }()
+		select {
+		case err := <-done:
+			if err == nil || err.Error() != fifo+" is a named pipe (FIFO), not a regular file" {
+				t.Errorf("FIFO %s: %v", name, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("FIFO %s: still blocked after 10 s", name)
+		}
 	}
 }

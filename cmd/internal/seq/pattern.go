@@ -145,3 +145,17 @@ func parseFrame(s string) (int, bool) {
 	f, err := strconv.Atoi(s)
 	return f, err == nil
 }
+
+// Stem names a sequence or a file of one after its file name, without the folder,
+// the frame number and the extension: walk.####.obj, walk.%04d.obj, walk1.obj and
+// walk.obj all give "walk". Separators at its end are trimmed; it may be empty.
+func Stem(path string) string {
+	base := filepath.Base(path)
+	if p, ok, err := ParsePattern(base); ok && err == nil {
+		base = p.Prefix()
+	} else {
+		base = strings.TrimSuffix(base, filepath.Ext(base))
+		base = strings.TrimRight(base, "0123456789")
+	}
+	return strings.TrimRight(base, "._- ")
+}

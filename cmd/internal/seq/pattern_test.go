@@ -117,3 +117,14 @@ func TestNegativeFramePanics(t *testing.T) {
 	}()
 	p.Path(-1)
 }
+
+func TestStem(t *testing.T) {
+	for in, want := range map[string]string{
+		"out/walk.####.obj": "walk", "walk.%04d.obj": "walk", "walk1.obj": "walk", "a/walk.obj": "walk",
+		"cube_000001.obj": "cube", "sim/snow.0012.prt": "snow", "0001.obj": "",
+	} {
+		if got := Stem(in); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
