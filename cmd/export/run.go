@@ -21,7 +21,7 @@ type job struct {
 
 // A result is what converting a frame gave.
 type result struct {
-	particles int // or vertices, for a mesh sequence (settings.counts)
+	particles int   // or vertices, for a mesh sequence (settings.counts)
 	bytes     int64 // written
 	err       error
 }
