@@ -380,37 +380,41 @@ func objectName(input, fallback string) string {
 	return base
 }
 
-// surfaceArchive writes -to surface's meshes to an .abc output as the samples of one
-// PolyMesh object, with vertex velocities under -velocity.
-type surfaceArchive struct {
-	archive *archive
-	name    string
-	meshes  *abc.PolyMeshWriter
-	samples int
+// meshArchive writes a mesh per frame as the samples of one PolyMesh object: -to
+// surface's meshes to an .abc output (with vertex velocities under -velocity), and
+// -to abc's mesh sequences (abc_meshes.go). Each sample has its own topology.
+type meshArchive struct {
+	archive    *archive
+	name       string
+	velocities bool
+	meshes     *abc.PolyMeshWriter
+	samples    int
 }
 
-// write appends frame j's mesh (nil when the frame failed with err) in frame order.
-func (sa *surfaceArchive) write(j job, f *frame, m *geom.Mesh, err error, velocities bool, fpsOf func(*frame) (float64, error)) error {
-	var fps float64
-	if err == nil {
-		fps, err = fpsOf(f)
-	}
-	return sa.archive.order.inTurn(j.index, err, func() error {
-		if sa.meshes == nil {
-			ts, err := sa.archive.open(fps)
+// write appends the mesh m of the frame at index in the selection, at fps (both
+// unused when the frame failed with err), in frame order.
+func (ma *meshArchive) write(index int, m *geom.Mesh, fps float64, err error) error {
+	return ma.archive.order.inTurn(index, err, func() error {
+		if ma.meshes == nil {
+			ts, err := ma.archive.open(fps)
 			if err != nil {
 				return err
 			}
-			if sa.meshes, err = sa.archive.w.AddPolyMesh(sa.archive.w.Top(), sa.name, ts, velocities); err != nil {
+			if ma.meshes, err = ma.archive.w.AddPolyMesh(ma.archive.w.Top(), ma.name, ts, ma.velocities); err != nil {
 				return err
 			}
 		}
-		if err := sa.archive.checkRate(fps); err != nil {
+		if err := ma.archive.checkRate(fps); err != nil {
 			return err
 		}
-		sa.samples++
-		return sa.meshes.WriteMesh(m)
+		ma.samples++
+		return ma.meshes.WriteMesh(m)
 	})
+}
+
+// finish closes the archive and logs what it holds.
+func (ma *meshArchive) finish(log io.Writer) error {
+	return ma.archive.finish(ma.samples, "PolyMesh /"+ma.name, log)
 }
 
 // archiveOutput takes the archive that -to abc writes, or the .abc output of -to

@@ -42,7 +42,9 @@ a numbered sequence (but one numbered file to one output file converts that file
 alone); output names the files to write, with #### or %04d for the frame number, or
 for clusters the one CSV report (- for stdout), for abc the one .abc archive (a
 Points object: positions, ids, velocities, widths and the float channels, a sample
-per frame at the frames' FrameRate). surface writes an output per pattern, by its
+per frame at the frames' FrameRate; or, for an input of meshes such as snowsim's
+ground.####.ply or .obj, a PolyMesh object in metres, Y up, at the frame rate that
+their header comments give, else -fps). surface writes an output per pattern, by its
 extension: .vdb (the level set "surface" and the density "density" cut by it), .obj
 or .ply (the closed mesh of the surface), or one .abc archive of the meshes. compare writes one
 PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
@@ -74,6 +76,7 @@ Examples:
   export -to png -surface -mesh colliders.####.obj 'sim/snow.####.prt' 'png/surface.####.png'   (the snow's surface mesh)
   export -to abc 'sim/snow.####.prt' snow.abc                 (one archive: Points /snow, a sample per frame)
   export -to surface -velocity 'sim/snow.####.prt' surface.abc   (one archive: PolyMesh /surface)
+  export -to abc 'sim/ground.####.ply' ground.abc             (snowsim's ground meshes: PolyMesh /ground)
   export -to clusters 'sim/snow.####.prt' clusters.csv
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
@@ -369,6 +372,11 @@ func (s *settings) check() error {
 	}
 	if err := s.checkTarget(); err != nil {
 		return err
+	}
+	if s.to == "abc" && isMeshInput(s.input) {
+		if err := s.checkMeshInput(); err != nil {
+			return err
+		}
 	}
 	if s.to == "clusters" {
 		s.clusters.report, s.output = s.output, "" // one report, not a file per frame

@@ -23,7 +23,7 @@ type job struct {
 
 // A result is what converting a frame gave.
 type result struct {
-	particles int
+	particles int   // or vertices, for a mesh sequence (settings.counts)
 	bytes     int64 // written
 	err       error
 }
@@ -59,7 +59,7 @@ func exportAll(s *settings, log io.Writer) error {
 		parallel = s.surface.surfaceParallel(s.threads, largest)
 	}
 	done, stop := convertAll(jobs, conv, s.threads, parallel)
-	tally := collect(done, stop, len(jobs), start, log)
+	tally := collect(done, stop, len(jobs), start, s.counts(), log)
 	perFrameFiles := s.output != "" // else only a sheet, a GIF or a report, written at the end
 	if tally.failed != nil {
 		if a, ok := conv.(interface{ abort() }); ok {
@@ -74,9 +74,9 @@ func exportAll(s *settings, log io.Writer) error {
 		return err
 	}
 	wall := time.Since(start).Seconds()
-	summary := fmt.Sprintf("export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f particles per frame",
+	summary := fmt.Sprintf("export: %d frames (%d-%d) to %s in %.1f s: %.2f s per frame, %.0f %s per frame",
 		len(jobs), jobs[0].in.Number, jobs[len(jobs)-1].in.Number, s.to, wall, wall/float64(len(jobs)),
-		float64(tally.particles)/float64(len(jobs)))
+		float64(tally.particles)/float64(len(jobs)), s.counts())
 	if perFrameFiles {
 		summary += fmt.Sprintf(", %.1f MB written", float64(tally.written)/1e6)
 	}
@@ -127,7 +127,8 @@ type exportTally struct {
 }
 
 // collect reads every outcome, showing progress, and closes stop at the first failure.
-func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time, log io.Writer) exportTally {
+// noun names what result.particles counts.
+func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time, noun string, log io.Writer) exportTally {
 	progress := cli.NewProgress(log)
 	var t exportTally
 	stopped := false
@@ -151,12 +152,21 @@ func collect(done <-chan outcome, stop chan struct{}, jobs int, start time.Time,
 		t.written += d.bytes
 		elapsed := time.Since(start)
 		eta := time.Duration(float64(elapsed) / float64(t.finished) * float64(jobs-t.finished))
-		progress.Update(fmt.Sprintf("frame %d  %d/%d  %d particles  elapsed %s  ETA %s",
-			d.in.Number, t.finished, jobs, d.particles, cli.Duration(elapsed), cli.Duration(eta)))
+		progress.Update(fmt.Sprintf("frame %d  %d/%d  %d %s  elapsed %s  ETA %s",
+			d.in.Number, t.finished, jobs, d.particles, noun, cli.Duration(elapsed), cli.Duration(eta)))
 	}
 	progress.Done()
 	t.failed = cmp.Or(t.failed, consequence)
 	return t
+}
+
+// counts names what a frame's result counts: its particles, or the vertices of a
+// mesh sequence's meshes.
+func (s *settings) counts() string {
+	if s.to == "abc" && isMeshInput(s.input) {
+		return "vertices"
+	}
+	return "particles"
 }
 
 // plan returns the frames to convert and the converter of the -to format. A
@@ -300,10 +310,13 @@ func newConverter(s *settings, jobs []job) (converter, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.archive = &surfaceArchive{archive: a, name: "surface"}
+			c.archive = &meshArchive{archive: a, name: "surface", velocities: s.velocity}
 		}
 		return c, nil
 	case "abc":
+		if isMeshInput(s.input) {
+			return newMeshSequenceConverter(s, jobs)
+		}
 		return newABCConverter(s, jobs)
 	}
 	return newPNGConverter(s, jobs)

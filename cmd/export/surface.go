@@ -162,7 +162,7 @@ func (b *memoryBudget) release(n int64) {
 type surfaceConverter struct {
 	s       *settings
 	budget  *memoryBudget
-	archive *surfaceArchive // the .abc output's; nil without one
+	archive *meshArchive // the .abc output's; nil without one
 }
 
 // A surfaceFrame is what one frame's outputs are made of.
@@ -183,10 +183,13 @@ func (c *surfaceConverter) convert(j job, threads int) result {
 		return res
 	}
 	var mesh *geom.Mesh
-	if sf != nil {
+	var fps float64
+	err := res.err
+	if err == nil {
 		mesh = sf.mesh
+		fps, err = c.s.abc.frameRate(f)
 	}
-	if err := c.archive.write(j, f, mesh, res.err, c.s.velocity, c.s.abc.frameRate); err != nil && res.err == nil {
+	if err := c.archive.write(j.index, mesh, fps, err); err != nil && res.err == nil {
 		res.err = err
 	}
 	return res
@@ -235,7 +238,7 @@ func (c *surfaceConverter) finish(log io.Writer) error {
 	if c.archive == nil {
 		return nil
 	}
-	return c.archive.archive.finish(c.archive.samples, "PolyMesh /"+c.archive.name, log)
+	return c.archive.finish(log)
 }
 
 // abort removes the unfinished archive of an .abc output after a failed frame.

@@ -36,25 +36,13 @@ func writeMeshFile(sc *scene.Scene, pattern string, f int, t float64, m *geom.Me
 		m = &geom.Mesh{}
 	}
 	m = sc.MeshAxes.Written(m)
-	comment := fmt.Sprintf("snowsim %s, frame %d time %g, %s", what, f, t, axesText(sc.MeshAxes))
+	comment := meshfile.FrameComment{What: "snowsim " + what, Frame: f, Time: t, Axes: sc.MeshAxes}.String()
 	return writeFrameFile(sc.OutDir, pattern, f, func(w io.Writer) error {
 		if strings.ToLower(filepath.Ext(pattern)) == ".obj" {
 			return obj.Write(w, m, comment)
 		}
 		return meshfile.WritePLY(w, m, comment)
 	})
-}
-
-// axesText says in words what the axes of written files are: "metres, Y up".
-func axesText(a geom.Axes) string {
-	unit := "metres"
-	if a.Scale != 0 && a.Scale != 1 {
-		unit = fmt.Sprintf("units of %g m", a.Scale)
-	}
-	if a.ZUp {
-		return unit + ", Z up"
-	}
-	return unit + ", Y up"
 }
 
 // writeHeightMap writes the heights of the columns in r as a 16-bit PNG height map
