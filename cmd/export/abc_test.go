@@ -232,7 +232,7 @@ func TestCollectReportsTheFailedFrame(t *testing.T) {
 	done <- outcome{job{index: 4, in: seq.Frame{Number: 5, Path: "s.0005.prt"}}, result{err: errEarlierFrameFailed}}
 	done <- outcome{job{index: 3, in: seq.Frame{Number: 4, Path: "s.0004.prt"}}, result{err: errors.New("truncated")}}
 	close(done)
-	tally := collect(done, make(chan struct{}), 2, time.Now(), io.Discard)
+	tally := collect(done, make(chan struct{}), 2, time.Now(), "particles", io.Discard)
 	if tally.failed == nil || tally.failed.Error() != "frame 4 (s.0004.prt): truncated" {
 		t.Errorf("failure %v, want frame 4's", tally.failed)
 	}
