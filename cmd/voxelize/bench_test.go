@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"snowtools/cmd/internal/meshfile"
-	"snowtools/formats/abc"
+	"snowtools/formats/abc/abctest/scenes"
 	"snowtools/formats/obj"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/sharedtest"
@@ -85,44 +85,7 @@ func writeTwoFrames(b *testing.B, base string, m *geom.Mesh) {
 func BenchmarkAlembicFrame(b *testing.B) {
 	sphere := geom.SphereMesh(geom.Vec3{}, 1, 501, 1000)
 	path := filepath.Join(b.TempDir(), "sphere.abc")
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := abc.NewWriter(f, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts, _ := w.AddTimeSampling(abc.Uniform(1.0/24, 1.0/24))
-	xw, rig, err := w.AddXform(w.Top(), "rig", ts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mw, err := w.AddPolyMesh(rig, "sphere", ts, true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for k := range 2 {
-		move := abc.Identity
-		move[12] = 0.1 * float64(k)
-		if err := xw.WriteSample(move, true); err != nil {
-			b.Fatal(err)
-		}
-		m := *sphere
-		m.Positions = make([]geom.Vec3, len(sphere.Positions))
-		m.Velocities = make([]geom.Vec3, len(sphere.Positions))
-		for i, p := range sphere.Positions {
-			m.Positions[i] = p.Scale(1 + 0.1*float64(k))
-			m.Velocities[i] = p.Scale(2.4)
-		}
-		if err := mw.WriteMesh(&m); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
+	scenes.GrowingSphere(b, path, sphere, 1.0/24, true)
 	a, err := meshfile.OpenAlembic(path, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -4,8 +4,11 @@ package abc
 // object and compound property, every stored sample of every property (each distinct
 // data block once per type, so that a file whose properties share one block many
 // times costs no more than reading each once), every Xform's ops and every sample of
-// every Xform and mesh schema. It returns the first error, so that a tool can refuse a
-// damaged archive before it uses any of it. Memory follows one sample.
+// every Xform and mesh schema. It returns the first error. It is the oracle of the
+// damaged-archive and fuzz tests: on any input it must return nil or a *FormatError,
+// within bounded time and memory, and an archive it accepts must read through the
+// schema API (meshes, world matrices). The tools do not call it: they read only the
+// objects they use, and report those objects' errors. Memory follows one sample.
 func (a *Archive) Check() error {
 	seen := map[checkedBlock]bool{}
 	return a.top.Walk(func(o *Object) error {

@@ -12,7 +12,8 @@
 //     sample's data block starts with its MurmurHash3 digest (murmur3.go), by which
 //     the writer stores each distinct sample once.
 //   - AbcGeom schemas: Xform (xform.go: ops, inheritance, world matrices), PolyMesh
-//     and SubD (polymesh.go), visibility (visibility.go) for reading; Points
+//     and SubD (polymesh.go), visibility (visibility.go), and Pose (pose.go), which
+//     poses many objects at one time sharing their ancestors, for reading; Points
 //     (points.go), PolyMesh sequences and Xforms (polymesh_write.go) for writing.
 //
 // Reading opens the file for random access and reads only what is asked for:
@@ -23,6 +24,7 @@
 //	t := m.TimeSampling().SampleTime(i)      // or frame/fps
 //	s, err := m.At(t)                        // positions, faces, velocities
 //	w, err := o.WorldMatrix(t)               // the Xform chain above it
+//	w, err = pose.WorldMatrix(o)             // the same, pose := abc.NewPose(t) shared by many objects
 //	mesh := s.Mesh(w)                        // a geom.Mesh, counter-clockwise
 //
 // Writing streams samples to the file as they come (an *os.File is an Output):

@@ -35,6 +35,12 @@ type Object struct {
 	g        *group
 	children []*Object
 	props    *Compound
+
+	// Opened once, on first use (xform.go, visibility.go), so that posing many
+	// objects does not reread their ancestors' headers.
+	xform      *Xform
+	xformErr   error
+	visibility *visibilityCache
 }
 
 // Schema returns the object's schema, such as "AbcGeom_PolyMesh_v1", or "".

@@ -83,20 +83,41 @@ func (op XformOp) matrix(v []float64) Matrix {
 	}
 }
 
-// An Xform is an Xform object's transform, open for reading.
+// An Xform is an Xform object's transform, open for reading. It keeps the local
+// matrix of the last sample it read, so that reading one sample for each of many
+// descendants, as posing many meshes does, reads the file once.
 type Xform struct {
 	Object   *Object
 	Ops      []XformOp
 	vals     *Property // nil when there are no channels
 	inherits *Property // nil: always inherits
 	channels int
+	last     *xformSample // the last sample read, or nil
+}
+
+// xformSample is one sample of an Xform: the stored sample indices of its .inherits
+// and .vals properties (-1 for none), and what they give.
+type xformSample struct {
+	inheritsIndex, valsIndex int
+	local                    Matrix
+	inherits                 bool
 }
 
 // IsXform reports whether the object is a transform.
 func (o *Object) IsXform() bool { return strings.HasPrefix(o.Schema(), xformSchemaPrefix) }
 
-// Xform opens the object's transform; the object must be an Xform.
+// Xform returns the object's transform; the object must be an Xform. The first call
+// opens it (its properties and ops); later calls return the same *Xform, or the same
+// error.
 func (o *Object) Xform() (*Xform, error) {
+	if o.xform == nil && o.xformErr == nil {
+		o.xform, o.xformErr = o.openXform()
+	}
+	return o.xform, o.xformErr
+}
+
+// openXform reads the object's .xform compound: its ops and property handles.
+func (o *Object) openXform() (*Xform, error) {
 	if !o.IsXform() {
 		return nil, formatError(-1, o.Path, "not an Xform (schema "+strconv.Quote(o.Schema())+")")
 	}
@@ -183,6 +204,29 @@ func (x *Xform) IsConstant() bool {
 // Sample returns the local matrix at sample i (clamped to the samples there are)
 // and whether the parent's transform applies.
 func (x *Xform) Sample(i int) (m Matrix, inherits bool, err error) {
+	key := xformSample{inheritsIndex: storedIndexOf(x.inherits, i), valsIndex: storedIndexOf(x.vals, i)}
+	if l := x.last; l != nil && l.inheritsIndex == key.inheritsIndex && l.valsIndex == key.valsIndex {
+		return l.local, l.inherits, nil
+	}
+	if key.local, key.inherits, err = x.read(i); err != nil {
+		return key.local, key.inherits, err
+	}
+	x.last = &key
+	return key.local, key.inherits, nil
+}
+
+// storedIndexOf returns the stored sample of p that sample i reads (i clamped to
+// the samples there are), or -1 when p is nil or has no samples: samples that read
+// the same stored sample have the same value.
+func storedIndexOf(p *Property, i int) int {
+	if p == nil || p.NumSamples() == 0 {
+		return -1
+	}
+	return int(p.Header.storedIndex(uint32(clamp(i, p.NumSamples()))))
+}
+
+// read reads sample i from the file.
+func (x *Xform) read(i int) (m Matrix, inherits bool, err error) {
 	m, inherits = Identity, true
 	if x.inherits != nil && x.inherits.NumSamples() > 0 {
 		s, err := x.inherits.Read(clamp(i, x.inherits.NumSamples()), nil)
@@ -224,26 +268,7 @@ func clamp(i, n int) int { return max(0, min(i, n-1)) }
 
 // WorldMatrix returns the object's transform to world space at time t: the product of
 // the local matrices of the Xforms from the object up to the top, stopping above an
-// Xform that does not inherit. Objects that are not Xforms (shapes) add no transform
-// of their own.
-func (o *Object) WorldMatrix(t float64) (Matrix, error) {
-	m := Identity
-	for p := o; p != nil; p = p.Parent {
-		if !p.IsXform() {
-			continue
-		}
-		x, err := p.Xform()
-		if err != nil {
-			return m, err
-		}
-		local, inherits, err := x.At(t)
-		if err != nil {
-			return m, err
-		}
-		m = m.Mul(local)
-		if !inherits {
-			break
-		}
-	}
-	return m, nil
-}
+// Xform that does not inherit (see Pose.WorldMatrix). Objects that are not Xforms
+// (shapes) add no transform of their own. To pose many objects at one time, use one
+// Pose, which shares their ancestors' matrices.
+func (o *Object) WorldMatrix(t float64) (Matrix, error) { return NewPose(t).WorldMatrix(o) }

@@ -229,8 +229,11 @@ func (a *Alembic) MeshAt(t, step float64) (*geom.Mesh, error) {
 	out := &geom.Mesh{}
 	withVelocities := true
 	var parts []*geom.Mesh
+	// One pose per time, shared by the meshes: their Xforms above are read once.
+	now := abc.NewPose(t)
+	before, after := abc.NewPose(max(t-step, a.Start)), abc.NewPose(min(t+step, a.End))
 	for _, m := range a.meshes {
-		part, err := a.meshAt(m, t, step)
+		part, err := meshAt(m, now, before, after, step)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", a.Path, err)
 		}
@@ -256,43 +259,41 @@ func (a *Alembic) MeshAt(t, step float64) (*geom.Mesh, error) {
 	return out, nil
 }
 
-// meshAt returns one mesh at time t in world space, or nil when it is hidden.
-func (a *Alembic) meshAt(m *abc.PolyMesh, t, step float64) (*geom.Mesh, error) {
+// meshAt returns one mesh at the time of pose now in world space, or nil when it is
+// hidden; poses before and after give the transform's velocity when step > 0.
+func meshAt(m *abc.PolyMesh, now, before, after *abc.Pose, step float64) (*geom.Mesh, error) {
 	o := m.Object
-	visible, err := o.IsVisible(t)
+	visible, err := now.IsVisible(o)
 	if err != nil || !visible {
 		return nil, err
 	}
-	s, err := m.At(t)
+	s, err := m.At(now.Time())
 	if err != nil {
 		return nil, err
 	}
-	world, err := o.WorldMatrix(t)
+	world, err := now.WorldMatrix(o)
 	if err != nil {
 		return nil, err
 	}
 	mesh := s.Mesh(world)
-	if mesh.Velocities == nil || step <= 0 {
+	if mesh.Velocities == nil || step <= 0 || !(after.Time() > before.Time()) {
 		return mesh, nil
 	}
-	before, after := max(t-step, a.Start), min(t+step, a.End)
-	if !(after > before) {
-		return mesh, nil
-	}
-	w0, err := o.WorldMatrix(before)
+	w0, err := before.WorldMatrix(o)
 	if err != nil {
 		return nil, err
 	}
-	w1, err := o.WorldMatrix(after)
+	w1, err := after.WorldMatrix(o)
 	if err != nil {
 		return nil, err
 	}
 	if w0 == w1 {
 		return mesh, nil // the transform does not move
 	}
+	dt := after.Time() - before.Time()
 	for i, p := range s.Positions {
 		local := geom.Vec3{float64(p[0]), float64(p[1]), float64(p[2])}
-		moved := w1.Point(local).Sub(w0.Point(local)).Scale(1 / (after - before))
+		moved := w1.Point(local).Sub(w0.Point(local)).Scale(1 / dt)
 		mesh.Velocities[i] = mesh.Velocities[i].Add(moved)
 	}
 	return mesh, nil

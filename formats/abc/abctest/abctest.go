@@ -133,7 +133,9 @@ var (
 // of an archive's Points, PolyMesh and Xform objects; write_reference) against the
 // judge and returns the program's path. Programs are cached in the user's cache
 // folder by the hash of their source and the prefix, since each takes some 20
-// seconds to compile.
+// seconds to compile. Test processes (go test runs packages in parallel) may compile
+// the same program at once: each compiles into a file of its own and renames it into
+// place, so the cache only ever holds whole programs, and the last rename wins.
 func Program(tb testing.TB, name string) string {
 	tb.Helper()
 	prefix := Prefix(tb)
@@ -162,20 +164,38 @@ func Program(tb testing.TB, name string) string {
 	dir := filepath.Join(cache, "snowtools-abc-judge")
 	bin := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8]))
 	if _, err := os.Stat(bin); err != nil {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			tb.Fatal(err)
-		}
-		tmp := bin + ".tmp"
-		cmd := exec.Command("g++", "-std=c++17", "-O1", "-o", tmp, src, "-I", filepath.Join(prefix, "include"),
-			"-I", "/usr/include/Imath", filepath.Join(prefix, "lib", "libAlembic.a"), "-lImath-3_1", "-lpthread")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			programErrs[name] = fmt.Sprintf("compiling %s: %v\n%s", name, err, out)
+		if err := compile(dir, bin, src, prefix); err != nil {
+			programErrs[name] = fmt.Sprintf("compiling %s: %v", name, err)
 			tb.Fatal(programErrs[name])
-		}
-		if err := os.Rename(tmp, bin); err != nil {
-			tb.Fatal(err)
 		}
 	}
 	programBins[name] = bin
 	return bin
+}
+
+// compile builds src into bin, in folder dir: into a temporary file of its own
+// there, which is then renamed to bin. Renaming is atomic, so a process that renames
+// over a bin that another finished meanwhile replaces it with the same program.
+func compile(dir, bin, src, prefix string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(bin)+"-*")
+	if err != nil {
+		return err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name()) // nothing left behind after a failure or a rename
+	cmd := exec.Command("g++", "-std=c++17", "-O1", "-o", tmp.Name(), src, "-I", filepath.Join(prefix, "include"),
+		"-I", "/usr/include/Imath", filepath.Join(prefix, "lib", "libAlembic.a"), "-lImath-3_1", "-lpthread")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		if _, statErr := os.Stat(bin); statErr == nil {
+			return nil // another process built it meanwhile
+		}
+		return fmt.Errorf("%v\n%s", err, out)
+	}
+	if err := os.Chmod(tmp.Name(), 0o755); err != nil { // CreateTemp made it 0600
+		return err
+	}
+	return os.Rename(tmp.Name(), bin)
 }
