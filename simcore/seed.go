@@ -110,7 +110,7 @@ func Fill(p *Particles, src Source, h float64) (int, error) {
 	if err := src.Pattern.Validate(); err != nil {
 		return 0, err
 	}
-	if err := src.Variation.Validate(); err != nil {
+	if err := src.Variation.ValidateFor(src.Material); err != nil {
 		return 0, err
 	}
 	f := newFiller(p, &src, h)

@@ -13,6 +13,7 @@ const (
 	tagJittered = 0x6a69747465726564
 	tagPoisson  = 0x706f6973736f6e00
 	tagNoise    = 0x6e6f697365000000
+	tagChunks   = 0x6368756e6b730000
 )
 
 // cellRNG is a SplitMix64 generator: the state advances by the golden-ratio

@@ -1,6 +1,7 @@
 package simcore
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -167,5 +168,145 @@ func TestPresets(t *testing.T) {
 	_, err := Preset("fluffy")
 	if err == nil || !strings.Contains(err.Error(), `"fluffy"`) || !strings.Contains(err.Error(), `"powder"`) {
 		t.Errorf("unknown preset: %v", err)
+	}
+}
+
+// The chunk pattern's factors: theta_c and theta_s scale by SeamStrength^(1-t)
+// ChunkStrength^t and E_0 by the stiffness factors alike, t from ChunkCore; cores
+// (t = 1) get the chunk factors exactly; the noise and the shell multiply on top, and
+// the pattern is the same for the same seed.
+func TestVariationChunks(t *testing.T) {
+	v := Variation{NoiseScale: 0.05, NoiseSeed: 9, StiffnessNoise: 0.3, StretchNoise: 0.2,
+		ShellThickness: 0.02, ShellStiffness: 3, ShellDensity: 1.5,
+		ChunkSize: 0.06, SeamWidth: 0.02, ChunkStrength: 10, SeamStrength: 0.2, ChunkStiffness: 2, SeamStiffness: 0.3}
+	if err := v.ValidateFor(DefaultMaterial); err != nil {
+		t.Fatal(err)
+	}
+	base := DefaultMaterial
+	rng := rand.New(rand.NewPCG(8, 9))
+	cores, seams := 0, 0
+	for range 5000 {
+		x := geom.Vec3{rng.Float64(), rng.Float64(), rng.Float64()}
+		phi := -0.04 * rng.Float64()
+		m := v.Material(base, x, phi)
+		if m != v.Material(base, x, phi) {
+			t.Fatalf("Material at %v is not deterministic", x)
+		}
+		tc := v.ChunkCore(x)
+		n := Noise{Seed: 9}.At(x.Scale(1 / 0.05))
+		strength := math.Pow(0.2, 1-tc) * math.Pow(10, tc)
+		wantE := base.YoungsModulus * (1 + 0.3*n) * math.Pow(0.3, 1-tc) * math.Pow(2, tc)
+		wantRho := base.Density
+		if phi > -0.02 {
+			wantE, wantRho = 3*wantE, 1.5*wantRho
+		}
+		near := func(got, want float64) bool { return math.Abs(got/want-1) < 1e-12 }
+		if !near(m.CriticalCompression, base.CriticalCompression*strength) ||
+			!near(m.CriticalStretch, base.CriticalStretch*(1+0.2*n)*strength) ||
+			!near(m.YoungsModulus, wantE) || m.Density != wantRho || m.Hardening != base.Hardening || m.PoissonRatio != base.PoissonRatio {
+			t.Fatalf("at %v (phi %g, t %g, n %g): %+v", x, phi, tc, n, m)
+		}
+		switch tc {
+		case 1:
+			cores++
+			if !near(m.CriticalCompression, 10*base.CriticalCompression) {
+				t.Fatalf("core at %v: theta_c %g", x, m.CriticalCompression)
+			}
+		case 0:
+			t.Fatalf("a random point %v on a face", x)
+		default:
+			seams++
+		}
+	}
+	t.Logf("chunks 0.06 m, seams 0.02 m: %d cores, %d in the seam bands", cores, seams)
+	if cores == 0 || seams == 0 {
+		t.Errorf("%d cores and %d seam points: want both", cores, seams)
+	}
+	// Another seed moves the pattern; the zero factors are 1, so no pattern is active.
+	w := v
+	w.NoiseSeed = 10
+	if w.ChunkCore(geom.Vec3{0.3, 0.4, 0.5}) == v.ChunkCore(geom.Vec3{0.3, 0.4, 0.5}) {
+		t.Errorf("seeds 9 and 10 give the same chunk pattern")
+	}
+	if (Variation{ChunkSize: 0.06, SeamWidth: 0.02}).active() {
+		t.Errorf("a chunk pattern with unit factors is active")
+	}
+}
+
+// Fill with a chunk pattern: the same particles and materials for any number of
+// workers.
+func TestFillChunksDeterministic(t *testing.T) {
+	ball := geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.2}
+	fill := func(workers int) *Particles {
+		src := Source{Shape: ball, Bounds: geom.Box{Min: geom.Vec3{0.3, 0.3, 0.3}, Max: geom.Vec3{0.7, 0.7, 0.7}},
+			Material: DefaultMaterial, PerCell: 8, Seed: 1, Pattern: PatternJittered, Workers: workers,
+			Variation: Variation{NoiseSeed: 4, ChunkSize: 0.08, SeamWidth: 0.02, SeamStrength: 0.2, ChunkStiffness: 2}}
+		p := &Particles{}
+		if _, err := Fill(p, src, 0.02); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := fill(1), fill(4)
+	if !slices.Equal(a.X, b.X) || !slices.Equal(a.Mat, b.Mat) {
+		t.Errorf("1 and 4 workers seed different particles or materials")
+	}
+	weak := 0
+	for _, m := range a.Mat {
+		if m.ThetaC < float32(DefaultMaterial.CriticalCompression) {
+			weak++
+		}
+	}
+	t.Logf("%d particles, %d weakened on the seams", a.Len(), weak)
+	if weak == 0 || weak == a.Len() {
+		t.Errorf("%d of %d particles on the seams", weak, a.Len())
+	}
+}
+
+// Every chunk key is checked, by name, and the strongest strength factor must keep
+// theta_c below 1.
+func TestVariationChunkErrors(t *testing.T) {
+	ok := Variation{ChunkSize: 0.06, SeamWidth: 0.02, SeamStrength: 0.2}
+	for _, tc := range []struct {
+		edit func(v *Variation)
+		want string
+	}{
+		{func(v *Variation) { v.ChunkSize = -1 }, "chunk_size"},
+		{func(v *Variation) { v.ChunkSize = math.NaN() }, "chunk_size"},
+		{func(v *Variation) { v.SeamWidth = math.Inf(1) }, "seam_width"},
+		{func(v *Variation) { v.SeamWidth = 0 }, "seam_width"},
+		{func(v *Variation) { v.SeamWidth = 0.07 }, "seam_width"},
+		{func(v *Variation) { v.ChunkStrength = -2 }, "chunk_strength"},
+		{func(v *Variation) { v.SeamStrength = math.NaN() }, "seam_strength"},
+		{func(v *Variation) { v.ChunkStiffness = math.Inf(1) }, "chunk_stiffness"},
+		{func(v *Variation) { v.SeamStiffness = -0.1 }, "seam_stiffness"},
+		{func(v *Variation) { v.ChunkSize, v.SeamWidth = 0, 0 }, "chunk_size"},    // factors without a pattern
+		{func(v *Variation) { v.ChunkSize, v.SeamStrength = 0, 0 }, "chunk_size"}, // a seam width without a pattern
+		{func(v *Variation) { v.ChunkStrength = 40 }, "chunk_strength"},           // theta_c 0.025 x 40 = 1
+		{func(v *Variation) { v.ChunkStrength, v.SeamStrength = 20, 50 }, "seam_strength"},
+	} {
+		v := ok
+		tc.edit(&v)
+		err := v.ValidateFor(DefaultMaterial)
+		var se *SettingError
+		if !errors.As(err, &se) || se.Setting != tc.want {
+			t.Errorf("%+v: error %v, want a SettingError for %s", v, err, tc.want)
+		}
+	}
+	if err := ok.ValidateFor(DefaultMaterial); err != nil {
+		t.Errorf("valid chunks: %v", err)
+	}
+	strong := ok
+	strong.ChunkStrength = 39
+	if err := strong.ValidateFor(DefaultMaterial); err != nil {
+		t.Errorf("theta_c 0.025 x 39 = 0.975: %v", err)
+	}
+	// Fill refuses a pattern that makes the material invalid.
+	strong.ChunkStrength = 40
+	src := Source{Shape: geom.Sphere{Center: geom.Vec3{0.5, 0.5, 0.5}, Radius: 0.1},
+		Bounds:   geom.Box{Min: geom.Vec3{0.4, 0.4, 0.4}, Max: geom.Vec3{0.6, 0.6, 0.6}},
+		Material: DefaultMaterial, PerCell: 1, Variation: strong}
+	if _, err := Fill(&Particles{}, src, 0.05); err == nil || !strings.Contains(err.Error(), "chunk_strength") {
+		t.Errorf("Fill with theta_c x 40: %v", err)
 	}
 }

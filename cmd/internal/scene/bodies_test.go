@@ -42,6 +42,12 @@ stretch_noise = 0.2
 shell_thickness = 0.02
 shell_stiffness = 3
 shell_density = 1.5
+chunk_size = 0.06
+seam_width = 0.02
+chunk_strength = 10
+seam_strength = 0.2
+chunk_stiffness = 2
+seam_stiffness = 0.3
 
 [[snow]]
 shape = "cylinder"
@@ -83,6 +89,10 @@ rotation = [0, 0, 0, 1]
 	if src.Material.YoungsModulus != icy.YoungsModulus || src.Material.Density != 500 || src.Pattern != simcore.PatternJittered ||
 		src.Variation.NoiseScale != 0.05 || src.Variation.ShellStiffness != 3 || src.Variation.NoiseSeed != src.Seed {
 		t.Errorf("snow[1]: %+v", src)
+	}
+	if v := src.Variation; v.ChunkSize != 0.06 || v.SeamWidth != 0.02 || v.ChunkStrength != 10 || v.SeamStrength != 0.2 ||
+		v.ChunkStiffness != 2 || v.SeamStiffness != 0.3 {
+		t.Errorf("snow[1] chunk pattern: %+v", v)
 	}
 	if _, ok := src.Shape.(*voxelize.MeshShape); !ok {
 		t.Errorf("snow[1] shape %T", src.Shape)
@@ -132,6 +142,10 @@ func TestSceneBodyErrors(t *testing.T) {
 		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 1\ntranslation = [0, 0, 0]\n[[collider.key]]\ntime = 0.5\ntranslation = [0, 0, 0]\n", "collider[1]"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\npattern = \"hexagonal\"\n", "snow[2].pattern"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nstiffness_noise = 2\n", "snow[2].stiffness_noise: 2: must be in [0, 1)"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\n", "snow[2].seam_width: 0: chunks of 0.06 m need seams"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nseam_strength = 0.2\n", "snow[2].chunk_size: 0: the chunk and seam factors need"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\nseam_width = 0.02\nchunk_strength = 50\n", "snow[2].chunk_strength: 50: theta_c 0.025 x 50 = 1.25: must stay below 1"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\nseam_width = 0.02\nseam_stiffness = -1\n", "snow[2].seam_stiffness"},
 		{"[materials.x]\npreset = \"granite\"\n", "materials.x.preset"},
 	} {
 		text := base + tc.extra

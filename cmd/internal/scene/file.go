@@ -153,6 +153,12 @@ type snowKeys struct {
 	ShellThickness   *float64   `toml:"shell_thickness"`
 	ShellStiffness   *float64   `toml:"shell_stiffness"`
 	ShellDensity     *float64   `toml:"shell_density"`
+	ChunkSize        *float64   `toml:"chunk_size"`
+	SeamWidth        *float64   `toml:"seam_width"`
+	ChunkStrength    *float64   `toml:"chunk_strength"`
+	SeamStrength     *float64   `toml:"seam_strength"`
+	ChunkStiffness   *float64   `toml:"chunk_stiffness"`
+	SeamStiffness    *float64   `toml:"seam_stiffness"`
 }
 
 type colliderKeys struct {

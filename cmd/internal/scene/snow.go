@@ -87,11 +87,12 @@ func (sk *snowKeys) source(key string, seed uint64, materials map[string]simcore
 		return src, keyError(key, "velocity and spin must be finite")
 	}
 	src.Variation = sk.variation(src.Seed)
-	return src, atKey(src.Variation.Validate(), under(key))
+	return src, atKey(src.Variation.ValidateFor(src.Material), under(key))
 }
 
 // variation reads the section 10 keys of a snow volume: noise-varied stiffness and
-// critical stretch, and a harder shell. The noise seed defaults to the volume's seed.
+// critical stretch, a harder shell, and chunks with weak seams between them. The
+// noise seed (which also seeds the chunks) defaults to the volume's seed.
 func (sk *snowKeys) variation(seed uint64) simcore.Variation {
 	v := simcore.Variation{NoiseSeed: seed}
 	set(&v.NoiseScale, sk.NoiseScale)
@@ -103,5 +104,11 @@ func (sk *snowKeys) variation(seed uint64) simcore.Variation {
 	set(&v.ShellThickness, sk.ShellThickness)
 	set(&v.ShellStiffness, sk.ShellStiffness)
 	set(&v.ShellDensity, sk.ShellDensity)
+	set(&v.ChunkSize, sk.ChunkSize)
+	set(&v.SeamWidth, sk.SeamWidth)
+	set(&v.ChunkStrength, sk.ChunkStrength)
+	set(&v.SeamStrength, sk.SeamStrength)
+	set(&v.ChunkStiffness, sk.ChunkStiffness)
+	set(&v.SeamStiffness, sk.SeamStiffness)
 	return v
 }
