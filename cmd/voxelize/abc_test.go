@@ -175,14 +175,7 @@ func TestVoxelizeAlembicStoredVelocities(t *testing.T) {
 	}
 	want := geom.Vec3{6, 1, 0}
 	for f := 1; f <= 3; f++ {
-		worst, n := 0.0, 0
-		readVDB(t, filepath.Join(dir, fmt.Sprintf("v.%04d.vdb", f))).Grid("velocity").Vec3.ForEachActive(func(_ levelset.Coord, v levelset.Vec3f) {
-			worst = max(worst, v.Vec3().Sub(want).Norm())
-			n++
-		})
-		if n == 0 || worst > 1e-5 {
-			t.Errorf("frame %d: %d voxels, velocity off %v by up to %g m/s", f, n, want, worst)
-		}
+		checkVelocity(t, filepath.Join(dir, fmt.Sprintf("v.%04d.vdb", f)), f, want)
 	}
 }
 
@@ -226,14 +219,7 @@ func TestVoxelizeAlembicChangingTopology(t *testing.T) {
 		t.Errorf("the log does not say that frame 3 is at rest: %s", log)
 	}
 	for f, want := range map[int]geom.Vec3{1: {6, 0, 0}, 2: {6, 0, 0}, 3: {}} {
-		worst, n := 0.0, 0
-		readVDB(t, filepath.Join(dir, fmt.Sprintf("m.%04d.vdb", f))).Grid("velocity").Vec3.ForEachActive(func(_ levelset.Coord, v levelset.Vec3f) {
-			worst = max(worst, v.Vec3().Sub(want).Norm())
-			n++
-		})
-		if n == 0 || worst > 1e-5 {
-			t.Errorf("frame %d: %d voxels, velocity off %v by up to %g m/s", f, n, want, worst)
-		}
+		checkVelocity(t, filepath.Join(dir, fmt.Sprintf("m.%04d.vdb", f)), f, want)
 	}
 }
 
@@ -310,5 +296,19 @@ func TestVoxelizeDamagedAlembic(t *testing.T) {
 			}
 			t.Logf("%.1f MB, %v: %s", float64(res.PeakRSS)/1e6, res.Elapsed.Round(time.Millisecond), strings.TrimSpace(msgs))
 		})
+	}
+}
+
+// checkVelocity fails t unless frame f's file has velocity voxels, all within 1e-5 m/s
+// of want.
+func checkVelocity(t *testing.T, path string, f int, want geom.Vec3) {
+	t.Helper()
+	worst, n := 0.0, 0
+	readVDB(t, path).Grid("velocity").Vec3.ForEachActive(func(_ levelset.Coord, v levelset.Vec3f) {
+		worst = max(worst, v.Vec3().Sub(want).Norm())
+		n++
+	})
+	if n == 0 || worst > 1e-5 {
+		t.Errorf("frame %d: %d voxels, velocity off %v by up to %g m/s", f, n, want, worst)
 	}
 }
