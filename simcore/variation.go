@@ -56,6 +56,17 @@ type Variation struct {
 	SeamStiffness  float64 // factor on E_0 on the seams; 0 is read as 1
 }
 
+// SetChunks turns on the chunk pattern with chunks about size metres across and the
+// seams and factors measured to break a thrown snowball into chunks and powder
+// (docs/fracture.md, point 9): seams a third of the chunk size wide, theta_c and
+// theta_s times 10 in the cores and 0.2 on the seams, E_0 times 2 and 0.3. A scene
+// that names only chunk_size gets these; any of them can still be set on its own.
+func (v *Variation) SetChunks(size float64) {
+	v.ChunkSize, v.SeamWidth = size, size/3
+	v.ChunkStrength, v.SeamStrength = 10, 0.2
+	v.ChunkStiffness, v.SeamStiffness = 2, 0.3
+}
+
 // Validate reports a knob out of range, as a *SettingError naming it in snake case
 // ("noise_scale", "stiffness_noise", ...).
 func (v Variation) Validate() error {

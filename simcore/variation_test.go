@@ -131,7 +131,7 @@ func TestVariationMaterial(t *testing.T) {
 
 func TestPresets(t *testing.T) {
 	names := PresetNames()
-	if !slices.IsSorted(names) || !slices.Equal(names, []string{"default", "icy", "packing", "powder", "slush", "wet"}) {
+	if !slices.IsSorted(names) || !slices.Equal(names, []string{"default", "icy", "packing", "powder", "slush", "snowball", "wet"}) {
 		t.Errorf("PresetNames() = %q", names)
 	}
 	get := func(name string) Material {
@@ -164,6 +164,11 @@ func TestPresets(t *testing.T) {
 	}
 	if !(slush.Hardening < def.Hardening && slush.YoungsModulus < def.YoungsModulus) {
 		t.Errorf("slush %+v", slush)
+	}
+	// snowball: Table 2 with nu theta_c = theta_s (docs/fracture.md, point 1).
+	if ball := get("snowball"); math.Abs(ball.PoissonRatio*ball.CriticalCompression-ball.CriticalStretch) > 1e-15 ||
+		ball.YoungsModulus != def.YoungsModulus || ball.Hardening != def.Hardening {
+		t.Errorf("snowball %+v", ball)
 	}
 	_, err := Preset("fluffy")
 	if err == nil || !strings.Contains(err.Error(), `"fluffy"`) || !strings.Contains(err.Error(), `"powder"`) {

@@ -56,6 +56,8 @@ b = [0.6, 0.3, 0.3]
 radius = 0.05
 material = "powder"
 pattern = "poisson"
+chunk_size = 0.09     # alone: the measured seams and factors
+seam_strength = 0.5   # except this one
 
 [[collider]]
 shape = "vdb"
@@ -93,6 +95,10 @@ rotation = [0, 0, 0, 1]
 	if v := src.Variation; v.ChunkSize != 0.06 || v.SeamWidth != 0.02 || v.ChunkStrength != 10 || v.SeamStrength != 0.2 ||
 		v.ChunkStiffness != 2 || v.SeamStiffness != 0.3 {
 		t.Errorf("snow[1] chunk pattern: %+v", v)
+	}
+	if v := sc.Sources[1].Variation; v.ChunkSize != 0.09 || math.Abs(v.SeamWidth-0.03) > 1e-15 || v.ChunkStrength != 10 ||
+		v.SeamStrength != 0.5 || v.ChunkStiffness != 2 || v.SeamStiffness != 0.3 {
+		t.Errorf("snow[2] chunk_size alone: %+v; want seams of 0.03 m, factors 10/0.5 and 2/0.3", v)
 	}
 	if _, ok := src.Shape.(*voxelize.MeshShape); !ok {
 		t.Errorf("snow[1] shape %T", src.Shape)
@@ -142,7 +148,7 @@ func TestSceneBodyErrors(t *testing.T) {
 		{"[[collider]]\nshape = \"sphere\"\ncenter = [0, 0, 0]\nradius = 0.1\n[[collider.key]]\ntime = 1\ntranslation = [0, 0, 0]\n[[collider.key]]\ntime = 0.5\ntranslation = [0, 0, 0]\n", "collider[1]"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\npattern = \"hexagonal\"\n", "snow[2].pattern"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nstiffness_noise = 2\n", "snow[2].stiffness_noise: 2: must be in [0, 1)"},
-		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\n", "snow[2].seam_width: 0: chunks of 0.06 m need seams"},
+		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\nseam_width = 0\n", "snow[2].seam_width: 0: chunks of 0.06 m need seams"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nseam_strength = 0.2\n", "snow[2].chunk_size: 0: the chunk and seam factors need"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\nseam_width = 0.02\nchunk_strength = 50\n", "snow[2].chunk_strength: 50: theta_c 0.025 x 50 = 1.25: must stay below 1"},
 		{"[[snow]]\nshape = \"mesh\"\npath = \"block.obj\"\nchunk_size = 0.06\nseam_width = 0.02\nseam_stiffness = -1\n", "snow[2].seam_stiffness"},

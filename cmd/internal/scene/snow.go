@@ -92,7 +92,8 @@ func (sk *snowKeys) source(key string, seed uint64, materials map[string]simcore
 
 // variation reads the section 10 keys of a snow volume: noise-varied stiffness and
 // critical stretch, a harder shell, and chunks with weak seams between them. The
-// noise seed (which also seeds the chunks) defaults to the volume's seed.
+// noise seed (which also seeds the chunks) defaults to the volume's seed; chunk_size
+// alone brings the measured seams and factors (simcore.Variation.SetChunks).
 func (sk *snowKeys) variation(seed uint64) simcore.Variation {
 	v := simcore.Variation{NoiseSeed: seed}
 	set(&v.NoiseScale, sk.NoiseScale)
@@ -104,7 +105,9 @@ func (sk *snowKeys) variation(seed uint64) simcore.Variation {
 	set(&v.ShellThickness, sk.ShellThickness)
 	set(&v.ShellStiffness, sk.ShellStiffness)
 	set(&v.ShellDensity, sk.ShellDensity)
-	set(&v.ChunkSize, sk.ChunkSize)
+	if sk.ChunkSize != nil && *sk.ChunkSize != 0 {
+		v.SetChunks(*sk.ChunkSize) // the measured seams and factors, unless set below
+	}
 	set(&v.SeamWidth, sk.SeamWidth)
 	set(&v.ChunkStrength, sk.ChunkStrength)
 	set(&v.SeamStrength, sk.SeamStrength)
