@@ -12,8 +12,10 @@ import (
 	"snowtools/cmd/internal/cli"
 )
 
-// interruptWatch turns SIGINT (Ctrl-C) and SIGTERM (a render farm's stop) into a
-// clean stop: the first asks the run to stop after the frame it is simulating, with a
+// interruptWatch turns SIGINT (Ctrl-C), SIGTERM (a render farm's stop) and SIGUSR1
+// (Slurm's warning that the time limit is near, which farm's batch scripts ask for
+// with --signal=B:USR1@SECONDS and pass on before they requeue the job) into a clean
+// stop: the first asks the run to stop after the frame it is simulating, with a
 // checkpoint (snowRun.interrupted), so that -resume continues it; a second one, for a
 // user who cannot wait for that frame, ends the process at once with 128 + the signal,
 // as the signal's default would, saying how to continue from the newest checkpoint.
@@ -28,7 +30,7 @@ type interruptWatch struct {
 // second one, what howToGoOn says.
 func watchInterrupts(log io.Writer, howToGoOn func() string) *interruptWatch {
 	w := &interruptWatch{signals: make(chan os.Signal, 2), first: make(chan os.Signal, 1)}
-	signal.Notify(w.signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(w.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
 	go func() {
 		sig, ok := <-w.signals
 		if !ok {

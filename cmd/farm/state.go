@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"snowtools/cmd/internal/cli"
+)
+
+// stateName is the file, in the shot's dir, that records the jobs submitted for it:
+// what farm status asks Slurm about and farm resubmit replaces.
+const stateName = "farm.json"
+
+// state is the record of a shot's submissions, oldest first.
+type state struct {
+	Shot        string       `json:"shot"` // the description
+	Submissions []submission `json:"submissions"`
+}
+
+// A submission is one farm submit or resubmit.
+type submission struct {
+	Time    time.Time   `json:"time"`
+	Command string      `json:"command"` // "submit" or "resubmit"
+	Jobs    []jobRecord `json:"jobs"`
+}
+
+// A jobRecord is a stage's job: its Slurm id and, for an array job, the tasks
+// submitted.
+type jobRecord struct {
+	Stage string `json:"stage"`
+	ID    string `json:"id"`
+	Tasks []int  `json:"tasks,omitempty"`
+}
+
+func statePath(shot *Shot) string { return filepath.Join(shot.Dir, stateName) }
+
+// readState reads the shot's state; a shot never submitted has an empty one.
+func readState(shot *Shot) (*state, error) {
+	st := &state{Shot: shot.File}
+	b, err := os.ReadFile(statePath(shot))
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, st); err != nil {
+		return nil, fmt.Errorf("%s: %v", statePath(shot), err)
+	}
+	return st, nil
+}
+
+// write replaces the state file, atomically.
+func (st *state) write(shot *Shot) error {
+	return cli.WriteFileAtomic(statePath(shot), func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	})
+}
+
+// latest returns the newest job of each stage.
+func (st *state) latest() map[string]jobRecord {
+	jobs := map[string]jobRecord{}
+	for _, sub := range st.Submissions {
+		for _, j := range sub.Jobs {
+			jobs[j.Stage] = j
+		}
+	}
+	return jobs
+}
