@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"snowtools/cmd/internal/localslurm/slurmtest"
+)
+
+// The tests below run shots on a private one-node Slurm (slurmtest), with the tools
+// built once, and compare what the jobs write with what the tools write on one
+// machine. They skip without Slurm (or fail under SNOWTOOLS_REQUIRE_SLURM).
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if err := slurmtest.Stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "stopping the private Slurm:", err)
+		code = 1
+	}
+	if fix.dir != "" {
+		os.RemoveAll(fix.dir)
+	}
+	os.Exit(code)
+}
+
+// tinyScene is a snowball of 2166 particles dropped on the floor: about 0.9 s a
+// frame on one thread, so that a job can be stopped in the middle of its run.
+const tinyScene = `
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.5, 0.5, 0.5]
+h = 0.025
+
+[time]
+fps = 24
+frames = 8
+
+[[snow]]
+shape = "sphere"
+center = [0.25, 0.2, 0.25]
+radius = 0.1
+velocity = [0.0, -3.0, 0.0]
+`
+
+const tinyFrames = 8 // frames 0-8
+
+// fix is what the tests share: the tools, the tiny scene and a run of it that
+// nothing interrupted, made once.
+var fix struct {
+	once  sync.Once
+	err   error
+	dir   string
+	bin   string // voxelize, snowsim and export
+	scene string // tinyScene
+	ref   string // snowsim's frames of tinyScene, frames 0-8 on one thread
+}
+
+// fixture returns the shared tools and reference run, after starting the cluster
+// (a test without Slurm skips before anything is built).
+func fixture(t *testing.T) (sl slurm) {
+	t.Helper()
+	c := slurmtest.Shared(t)
+	fix.once.Do(func() {
+		if fix.dir, fix.err = os.MkdirTemp("", "farm-test-"); fix.err != nil {
+			return
+		}
+		fix.bin = filepath.Join(fix.dir, "bin")
+		build := exec.Command("go", "build", "-o", fix.bin+"/", "snowtools/cmd/voxelize", "snowtools/cmd/snowsim", "snowtools/cmd/export")
+		if out, err := build.CombinedOutput(); err != nil {
+			fix.err = fmt.Errorf("go build: %v: %s", err, out)
+			return
+		}
+		fix.scene = filepath.Join(fix.dir, "tiny.toml")
+		if fix.err = os.WriteFile(fix.scene, []byte(tinyScene), 0o644); fix.err != nil {
+			return
+		}
+		fix.ref = filepath.Join(fix.dir, "ref")
+		ref := exec.Command(filepath.Join(fix.bin, "snowsim"), "-threads", "1", "-checkpoint", "0", "-o", fix.ref, fix.scene)
+		if out, err := ref.CombinedOutput(); err != nil {
+			fix.err = fmt.Errorf("the reference run: %v: %s", err, out)
+		}
+	})
+	if fix.err != nil {
+		t.Fatal(fix.err)
+	}
+	return slurm{env: []string{c.Env()}}
+}
+
+// writeShot writes a description into a new folder and reads it back.
+func writeShot(t *testing.T, text string) *Shot {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "shot.toml")
+	text = fmt.Sprintf("tools = %q\n[slurm]\ncpus = 1\n", fix.bin) + text
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot, err := ReadShot(path, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shot
+}
+
+// mustSubmit submits the shot and returns farm's output.
+func mustSubmit(t *testing.T, shot *Shot, sl slurm, do func(*Shot, slurm, bool, *bytes.Buffer) error) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := do(shot, sl, false, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	return out.String()
+}
+
+func submitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error   { return submit(shot, sl, dry, out) }
+func resubmitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error { return resubmit(shot, sl, dry, out) }
+
+// waitShot waits until no job of the shot's newest submission is queued or running,
+// and returns their tasks by stage.
+func waitShot(t *testing.T, shot *Shot, sl slurm, timeout time.Duration) map[string][]task {
+	t.Helper()
+	st, err := readState(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(timeout); ; time.Sleep(300 * time.Millisecond) {
+		tasks, busy := map[string][]task{}, false
+		for stage, j := range st.latest() {
+			tasks[stage] = sl.tasks(j.ID)
+			for _, tk := range tasks[stage] {
+				busy = busy || tk.active()
+			}
+		}
+		if !busy {
+			return tasks
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the shot's jobs still run after %v: %+v\n%s", timeout, tasks, logs(shot))
+		}
+	}
+}
+
+// logs returns the jobs' logs, for a failure's message.
+func logs(shot *Shot) string {
+	files, _ := filepath.Glob(filepath.Join(shot.Dir, "logs", "*"))
+	var b strings.Builder
+	for _, f := range files {
+		text, _ := os.ReadFile(f)
+		fmt.Fprintf(&b, "== %s\n%s", filepath.Base(f), text)
+	}
+	return b.String()
+}
+
+// states returns the states of tasks, in order.
+func states(tasks []task) string {
+	var s []string
+	for _, t := range tasks {
+		s = append(s, t.State)
+	}
+	return strings.Join(s, " ")
+}
+
+// sameFiles compares the files of frames first-last of two patterns byte for byte.
+func sameFiles(t *testing.T, got, want string, first, last int) {
+	t.Helper()
+	for f := first; f <= last; f++ {
+		g, w := outputName(got, f), outputName(want, f)
+		a, errA := os.ReadFile(g)
+		b, errB := os.ReadFile(w)
+		if errA != nil || errB != nil {
+			t.Errorf("frame %d: %v %v", f, errA, errB)
+			continue
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("frame %d: %s differs from %s", f, g, w)
+		}
+	}
+}
+
+func outputName(pattern string, f int) string {
+	return strings.Replace(pattern, "####", fmt.Sprintf("%04d", f), 1)
+}
+
+// An array export over chunks of frames writes the bytes of one export on one
+// machine: -to vdb, 3 tasks of 3 frames, 2 at a time.
+func TestFarmArrayExport(t *testing.T) {
+	sl := fixture(t)
+	input := filepath.Join(fix.ref, "snow.####.prt")
+	shot := writeShot(t, fmt.Sprintf(`
+[export]
+input = %q
+output = "vdb/snow.####.vdb"
+frames = "0-8"
+chunk = 3
+limit = 2
+args = ["-to", "vdb", "-velocity"]
+`, input))
+	out := mustSubmit(t, shot, sl, submitShot)
+	if !strings.Contains(out, "(array of 3 tasks: --array=0-2%2)") {
+		t.Errorf("submit printed %q", out)
+	}
+	tasks := waitShot(t, shot, sl, time.Minute)
+	if got := states(tasks["export"]); got != "COMPLETED COMPLETED COMPLETED" {
+		t.Fatalf("tasks %s\n%s", got, logs(shot))
+	}
+	single := filepath.Join(t.TempDir(), "snow.####.vdb")
+	if b, err := exec.Command(filepath.Join(fix.bin, "export"), "-to", "vdb", "-velocity", input, single).CombinedOutput(); err != nil {
+		t.Fatalf("export on one machine: %v: %s", err, b)
+	}
+	sameFiles(t, shot.Export.Output, single, 0, tinyFrames)
+}
