@@ -215,3 +215,48 @@ args = ["-to", "vdb", "-velocity"]
 	}
 	sameFiles(t, shot.Export.Output, single, 0, tinyFrames)
 }
+
+// waitFor polls ok until it holds, or fails the test after timeout.
+func waitFor(t *testing.T, what string, timeout time.Duration, ok func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(timeout); !ok(); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after %v", what, timeout)
+		}
+	}
+}
+
+// A snowsim job warned of its time limit (SIGUSR1 to the batch shell, which
+// --signal=B:USR1@SECONDS sends; here scancel --batch --signal=USR1 sends it at
+// once, in the middle of the run) stops after a frame with a checkpoint, requeues
+// itself and resumes from it: its frames are those of a run that never stopped,
+// byte for byte, none missing.
+func TestFarmSnowsimRequeue(t *testing.T) {
+	sl := fixture(t)
+	shot := writeShot(t, fmt.Sprintf(`
+[snowsim]
+scene = %q
+frames = "0-8"
+args = ["-checkpoint", "0"]
+`, fix.scene))
+	mustSubmit(t, shot, sl, submitShot)
+	st, _ := readState(shot)
+	id := st.latest()["snowsim"].ID
+	frames := filepath.Join(shot.Snowsim.Dir, "snow.####.prt")
+	waitFor(t, "frame 2", time.Minute, func() bool { return exists(outputName(frames, 2)) })
+	if _, err := sl.run(nil, "scancel", "--batch", "--signal=USR1", id); err != nil {
+		t.Fatal(err)
+	}
+	tasks := waitShot(t, shot, sl, 2*time.Minute)["snowsim"]
+	log := logs(shot)
+	if len(tasks) != 1 || tasks[0].State != "COMPLETED" || tasks[0].Restart != 1 {
+		t.Fatalf("job %s: %+v, want COMPLETED after 1 requeue\n%s", id, tasks, log)
+	}
+	for _, want := range []string{"snowsim: user defined signal 1: stopping after this frame",
+		"farm: the time limit is near: snowsim stopped with a checkpoint; requeueing job " + id, "snowsim: resuming from "} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the job's log lacks %q:\n%s", want, log)
+		}
+	}
+	sameFiles(t, frames, filepath.Join(fix.ref, "snow.####.prt"), 0, tinyFrames)
+}
