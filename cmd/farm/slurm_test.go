@@ -260,3 +260,57 @@ args = ["-checkpoint", "0"]
 	}
 	sameFiles(t, frames, filepath.Join(fix.ref, "snow.####.prt"), 0, tinyFrames)
 }
+
+// A task that failed (its chunk's input frame damaged) is resubmitted alone once
+// the input is repaired, and the shot completes: the new job runs that task only.
+func TestFarmResubmitFailedTask(t *testing.T) {
+	sl := fixture(t)
+	in := t.TempDir()
+	for f := 0; f <= tinyFrames; f++ {
+		b, err := os.ReadFile(outputName(filepath.Join(fix.ref, "snow.####.prt"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == 4 {
+			b = b[:len(b)/2] // damaged: task 1 (frames 3-5) fails on it
+		}
+		os.WriteFile(outputName(filepath.Join(in, "snow.####.prt"), f), b, 0o644)
+	}
+	shot := writeShot(t, fmt.Sprintf(`
+[export]
+input = %q
+output = "ply/snow.####.ply"
+frames = "0-8"
+chunk = 3
+args = ["-to", "ply", "-velocity"]
+`, filepath.Join(in, "snow.####.prt")))
+	mustSubmit(t, shot, sl, submitShot)
+	tasks := waitShot(t, shot, sl, time.Minute)["export"]
+	if got := states(tasks); got != "COMPLETED FAILED COMPLETED" {
+		t.Fatalf("tasks %s, want task 1 alone FAILED\n%s", got, logs(shot))
+	}
+	var status bytes.Buffer
+	if err := statusOf(shot, sl, &status); err != nil || !strings.Contains(status.String(), "frames 0-8: ") || !strings.Contains(status.String(), "missing 4") {
+		t.Errorf("status (%v):\n%s", err, status.String())
+	}
+	repaired, _ := os.ReadFile(outputName(filepath.Join(fix.ref, "snow.####.prt"), 4))
+	os.WriteFile(outputName(filepath.Join(in, "snow.####.prt"), 4), repaired, 0o644)
+	out := mustSubmit(t, shot, sl, resubmitShot)
+	if !strings.Contains(out, "(tasks 1 of 3)") {
+		t.Errorf("resubmit printed %q, want task 1 alone", out)
+	}
+	tasks = waitShot(t, shot, sl, time.Minute)["export"]
+	if len(tasks) != 1 || tasks[0].State != "COMPLETED" || !strings.HasSuffix(tasks[0].ID, "_1") {
+		t.Fatalf("the resubmitted job's tasks: %+v, want task 1 COMPLETED alone\n%s", tasks, logs(shot))
+	}
+	single := filepath.Join(t.TempDir(), "snow.####.ply") // from the same input files: a PLY's header names its input
+	if b, err := exec.Command(filepath.Join(fix.bin, "export"), "-to", "ply", "-velocity", filepath.Join(in, "snow.####.prt"), single).CombinedOutput(); err != nil {
+		t.Fatalf("export on one machine: %v: %s", err, b)
+	}
+	sameFiles(t, shot.Export.Output, single, 0, tinyFrames)
+	if out := mustSubmit(t, shot, sl, resubmitShot); !strings.Contains(out, "nothing to resubmit") {
+		t.Errorf("a complete shot's resubmit printed %q", out)
+	}
+}
+
+func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, out) }
