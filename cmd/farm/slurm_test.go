@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/localslurm/slurmtest"
+	"snowtools/formats/prt"
 )
 
 // The tests below run shots on a private one-node Slurm (slurmtest), with the tools
@@ -96,8 +98,14 @@ func fixture(t *testing.T) (sl slurm) {
 // writeShot writes a description into a new folder and reads it back.
 func writeShot(t *testing.T, text string) *Shot {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "shot.toml")
-	text = fmt.Sprintf("tools = %q\n[slurm]\ncpus = 1\n", fix.bin) + text
+	return writeShotIn(t, t.TempDir(), text)
+}
+
+// writeShotIn writes a description, shot.toml, into dir and reads it back.
+func writeShotIn(t *testing.T, dir, text string) *Shot {
+	t.Helper()
+	path := filepath.Join(dir, "shot.toml")
+	text = fmt.Sprintf("tools = %q\n", fix.bin) + text + "\n[slurm]\ncpus = 1\n"
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -314,3 +322,134 @@ args = ["-to", "ply", "-velocity"]
 }
 
 func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, out) }
+
+// The chain voxelize -> snowsim -> export runs in that order: snowsim reads the
+// colliders voxelize writes, export the frames snowsim writes, and every file of a
+// stage is older than every file of the next.
+func TestFarmChain(t *testing.T) {
+	sl := fixture(t)
+	dir := t.TempDir()
+	paddle, _ := filepath.Abs(filepath.Join("..", "..", "examples", "paddle.gltf"))
+	scene := tinyScene + `
+[[collider]]
+shape = "vdb"
+path = "out/colliders/paddle.####.vdb"
+`
+	if err := os.WriteFile(filepath.Join(dir, "scene.toml"), []byte(scene), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot := writeShotIn(t, dir, fmt.Sprintf(`dir = "out"
+[voxelize]
+input = %q
+output = "colliders/paddle.####.vdb"
+frames = "0-4"
+chunk = 2
+args = ["-voxel", "0.04"]
+
+[snowsim]
+scene = "scene.toml"
+frames = "0-3"
+
+[export]
+output = "ply/snow.####.ply"
+chunk = 2
+args = ["-to", "ply"]
+`, paddle))
+	mustSubmit(t, shot, sl, submitShot)
+	tasks := waitShot(t, shot, sl, 2*time.Minute)
+	for stage, want := range map[string]string{"voxelize": "COMPLETED COMPLETED COMPLETED", "snowsim": "COMPLETED", "export": "COMPLETED COMPLETED"} {
+		if got := states(tasks[stage]); got != want {
+			t.Errorf("%s: %s, want %s\n%s", stage, got, want, logs(shot))
+		}
+	}
+	var times [][2]time.Time // the oldest and the newest file of each stage
+	for _, c := range []struct {
+		pattern     string
+		first, last int
+	}{{shot.Voxelize.Output, 0, 4}, {shot.Snowsim.Frames(shot.Snowsim.Dir), 0, 3}, {shot.Export.Output, 0, 3}} {
+		span := [2]time.Time{time.Now().Add(time.Hour), {}}
+		for f := c.first; f <= c.last; f++ {
+			info, err := os.Stat(outputName(c.pattern, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info.ModTime().Before(span[0]) {
+				span[0] = info.ModTime()
+			}
+			if info.ModTime().After(span[1]) {
+				span[1] = info.ModTime()
+			}
+		}
+		times = append(times, span)
+	}
+	for i := 1; i < len(times); i++ {
+		if !times[i-1][1].Before(times[i][0]) {
+			t.Errorf("stage %d's newest file (%v) is not older than stage %d's oldest (%v)", i, times[i-1][1], i+1, times[i][0])
+		}
+	}
+}
+
+// A wedge of 2 x 2 scene keys runs 4 snowsim runs into 4 folders, each with its
+// keys, and a contact sheet of their last frames, a row per run.
+func TestWedgeOfFour(t *testing.T) {
+	sl := fixture(t)
+	shot := writeShot(t, fmt.Sprintf(`
+[snowsim]
+scene = %q
+frames = "0-2"
+
+[wedge]
+keys = ["snow.1.radius", "snow.1.velocity"]
+values = [[0.08, 0.1], [[0.0, -3.0, 0.0], [1.0, -2.0, 0.0]]]
+limit = 2
+`, fix.scene))
+	mustSubmit(t, shot, sl, submitShot)
+	tasks := waitShot(t, shot, sl, 2*time.Minute)
+	if got := states(tasks["wedge"]); got != "COMPLETED COMPLETED COMPLETED COMPLETED" {
+		t.Fatalf("wedge tasks: %s\n%s", got, logs(shot))
+	}
+	if got := states(tasks["sheet"]); got != "COMPLETED" {
+		t.Fatalf("sheet: %s\n%s", got, logs(shot))
+	}
+	folders, _ := filepath.Glob(filepath.Join(shot.Snowsim.Dir, "w*"))
+	if len(folders) != 4 {
+		t.Fatalf("folders %q, want 4", folders)
+	}
+	var first, last [][]byte // each run's frames 0 and 2
+	for _, dir := range folders {
+		a, errA := os.ReadFile(filepath.Join(dir, "snow.0000.prt"))
+		b, errB := os.ReadFile(filepath.Join(dir, "snow.0002.prt"))
+		if errA != nil || errB != nil {
+			t.Fatalf("%s: %v %v", dir, errA, errB)
+		}
+		first, last = append(first, a), append(last, b)
+	}
+	// Runs 0 and 1 have the smaller ball (fewer particles), 1 and 3 the other
+	// velocity.
+	var count [4]int64
+	for i, b := range first {
+		r, err := prt.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		count[i] = r.Header().Count
+	}
+	if count[0] != count[1] || count[0] >= count[2] || count[2] != count[3] {
+		t.Errorf("particles %v: want runs 0 and 1 (radius 0.08 m) fewer than 2 and 3 (0.1 m)", count)
+	}
+	if bytes.Equal(last[0], last[1]) || bytes.Equal(last[2], last[3]) {
+		t.Errorf("runs with other velocities end alike")
+	}
+	f, err := os.Open(shot.Snowsim.Wedge.Sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dy() < 4*240 || b.Dx() < 320 || b.Dx() > 2*b.Dy() {
+		t.Errorf("sheet %v: want 4 rows of 320x240 pictures", b)
+	}
+}
