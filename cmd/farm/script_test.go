@@ -10,7 +10,7 @@ import (
 
 // The batch scripts carry the resources, the requeue and signal options of snowsim,
 // and each stage's command; bash reads every one of them (bash -n).
-func TestFarmScripts(t *testing.T) {
+func TestSlurmBatchScripts(t *testing.T) {
 	text := `name = "shot1"
 [slurm]
 partition = "gpu"
@@ -53,7 +53,7 @@ time = "12:00:00"
 
 // A wedge's script picks its run's folder and keys by the array task, and the sheet
 // compares the runs' last frames with their labels.
-func TestWedgeScripts(t *testing.T) {
+func TestSlurmWedgeScripts(t *testing.T) {
 	text := `[snowsim]
 scene = "s.toml"
 frames = "0-12"
@@ -102,7 +102,7 @@ func checkBash(t *testing.T, scripts map[string]string) {
 	}
 }
 
-func TestFarmRanges(t *testing.T) {
+func TestSlurmArraySpecs(t *testing.T) {
 	if got := ranges([]int{0, 1, 2, 5, 7, 8}); got != "0-2, 5, 7-8" {
 		t.Errorf("ranges %q", got)
 	}

@@ -29,7 +29,7 @@ args = ["-to", "vdb"]
 
 // Paths, defaults and chunks of a description: inputs from the description's
 // folder, outputs from the shot's dir, export's input and frames from snowsim's.
-func TestFarmShotDefaults(t *testing.T) {
+func TestSlurmShotDefaults(t *testing.T) {
 	shot, err := parseShot("/work/shots/a.toml", []byte(minimalShot), "/opt/bin")
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestFarmShotDefaults(t *testing.T) {
 
 // A wedge's values run through every combination, the first key slowest; its rows
 // are taken as they are; each run is labelled with its keys' last parts.
-func TestWedgeRuns(t *testing.T) {
+func TestSlurmWedgeRuns(t *testing.T) {
 	text := `
 [snowsim]
 scene = "s.toml"
@@ -103,7 +103,7 @@ values = [[1e5, 2e5], ["powder", "wet"]]
 }
 
 // Mistakes in a description are errors that name the file and the key.
-func TestFarmShotErrors(t *testing.T) {
+func TestSlurmShotErrors(t *testing.T) {
 	wedge := "[snowsim]\nscene = \"s.toml\"\nframes = \"0-2\"\n[wedge]\nkeys = [\"a.b\"]\n"
 	for _, c := range []struct{ text, key, problem string }{
 		{"", "", "no stage"},

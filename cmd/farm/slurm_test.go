@@ -197,7 +197,7 @@ func outputName(pattern string, f int) string {
 
 // An array export over chunks of frames writes the bytes of one export on one
 // machine: -to vdb, 3 tasks of 3 frames, 2 at a time.
-func TestFarmArrayExport(t *testing.T) {
+func TestSlurmArrayExport(t *testing.T) {
 	sl := fixture(t)
 	input := filepath.Join(fix.ref, "snow.####.prt")
 	shot := writeShot(t, fmt.Sprintf(`
@@ -239,7 +239,10 @@ func waitFor(t *testing.T, what string, timeout time.Duration, ok func() bool) {
 // once, in the middle of the run) stops after a frame with a checkpoint, requeues
 // itself and resumes from it: its frames are those of a run that never stopped,
 // byte for byte, none missing.
-func TestFarmSnowsimRequeue(t *testing.T) {
+func TestSlurmSnowsimRequeue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: about 20 s of jobs")
+	}
 	sl := fixture(t)
 	shot := writeShot(t, fmt.Sprintf(`
 [snowsim]
@@ -271,7 +274,7 @@ args = ["-checkpoint", "0"]
 
 // A task that failed (its chunk's input frame damaged) is resubmitted alone once
 // the input is repaired, and the shot completes: the new job runs that task only.
-func TestFarmResubmitFailedTask(t *testing.T) {
+func TestSlurmResubmitFailedTask(t *testing.T) {
 	sl := fixture(t)
 	in := t.TempDir()
 	for f := 0; f <= tinyFrames; f++ {
@@ -326,7 +329,7 @@ func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(sho
 // The chain voxelize -> snowsim -> export runs in that order: snowsim reads the
 // colliders voxelize writes, export the frames snowsim writes, and every file of a
 // stage is older than every file of the next.
-func TestFarmChain(t *testing.T) {
+func TestSlurmChain(t *testing.T) {
 	sl := fixture(t)
 	dir := t.TempDir()
 	paddle, _ := filepath.Abs(filepath.Join("..", "..", "examples", "paddle.gltf"))
@@ -391,7 +394,10 @@ args = ["-to", "ply"]
 
 // A wedge of 2 x 2 scene keys runs 4 snowsim runs into 4 folders, each with its
 // keys, and a contact sheet of their last frames, a row per run.
-func TestWedgeOfFour(t *testing.T) {
+func TestSlurmWedgeOfFour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: about 20 s of jobs")
+	}
 	sl := fixture(t)
 	shot := writeShot(t, fmt.Sprintf(`
 [snowsim]

@@ -34,13 +34,19 @@ func TestSlurmClusterUpDown(t *testing.T) {
 		t.Errorf("a second Up in the same folder: %v, want a refusal", err)
 	}
 	out := filepath.Join(t.TempDir(), "hello")
-	cmd := exec.Command("sbatch", "--parsable", "--wait", "--output=/dev/null", "--wrap", "echo hello from $SLURM_JOB_ID > "+out)
+	cmd := exec.Command("sbatch", "--parsable", "--output=/dev/null", "--wrap", "echo hello from $SLURM_JOB_ID > "+out+".tmp; mv "+out+".tmp "+out)
 	cmd.Env = append(os.Environ(), c.Env())
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("sbatch: %v: %s", err, b)
 	}
-	if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "hello from ") {
-		t.Fatalf("the job wrote %q (%v)", b, err)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		b, err := os.ReadFile(out)
+		if err == nil && strings.HasPrefix(string(b), "hello from ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the job wrote %q (%v) after 30 s", b, err)
+		}
 	}
 	if err := localslurm.Down(dir); err != nil {
 		t.Fatal(err)
