@@ -20,7 +20,7 @@ const usage = `farm runs a shot's voxelize, snowsim and export on a Slurm cluste
 
 Usage:
   farm submit [-dry-run] [-cluster DIR] shot.toml   submit every stage, print the job ids
-  farm status [-cluster DIR] shot.toml              the shot's jobs and the frames written
+  farm status [-wait] [-cluster DIR] shot.toml      the shot's jobs and the frames written
   farm resubmit [-dry-run] [-cluster DIR] shot.toml submit again only what is missing
   farm cluster up DIR                               start a private one-node Slurm in DIR
   farm cluster down DIR                             stop it (its jobs are cancelled)
@@ -42,7 +42,7 @@ const examples = `
 Examples:
   farm cluster up /tmp/cluster
   farm submit -cluster /tmp/cluster shot.toml
-  farm status -cluster /tmp/cluster shot.toml
+  farm status -wait -cluster /tmp/cluster shot.toml
   farm resubmit -cluster /tmp/cluster shot.toml
   farm cluster down /tmp/cluster
 `
@@ -52,6 +52,7 @@ type settings struct {
 	command string // submit, status, resubmit, up or down
 	shot    string // the description, or the cluster's folder for up and down
 	dryRun  bool
+	wait    bool   // status -wait
 	cluster string // -cluster: a private cluster's folder
 }
 
@@ -69,6 +70,7 @@ func parseArgs(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
 	fs := cli.NewFlagSet("farm", stderr, usage, examples)
 	fs.BoolVar(&s.dryRun, "dry-run", false, "submit, resubmit: print the sbatch commands and batch scripts instead of submitting")
+	fs.BoolVar(&s.wait, "wait", false, "status: first wait until the shot's jobs have ended (exit status 1 if one failed)")
 	fs.StringVar(&s.cluster, "cluster", "", "use the private cluster that farm cluster up started in `DIR`")
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		return nil, fs.Parse([]string{"-h"})
@@ -91,6 +93,8 @@ func parseArgs(args []string, stderr io.Writer) (*settings, error) {
 		return nil, fmt.Errorf("%s: give one shot description, not %q", s.command, fs.Args())
 	case s.dryRun && s.command == "status":
 		return nil, errors.New("-dry-run: for submit and resubmit")
+	case s.wait && s.command != "status":
+		return nil, errors.New("-wait: for status")
 	}
 	s.shot = fs.Arg(0)
 	return s, nil
@@ -122,7 +126,7 @@ func act(s *settings, out io.Writer) error {
 	case "resubmit":
 		return resubmit(shot, sl, s.dryRun, out)
 	}
-	return status(shot, sl, out)
+	return status(shot, sl, s.wait, out)
 }
 
 // slurmFor returns the Slurm commands of the private cluster in dir, or of the

@@ -58,6 +58,10 @@ func (t task) active() bool {
 		"COMPLETING", "SUSPENDED", "RESIZING", "SIGNALING", "STAGE_OUT", "STOPPED"}, t.State)
 }
 
+// failed reports whether the task ended without completing (failed, cancelled,
+// timed out, out of memory, its node lost).
+func (t task) failed() bool { return !t.active() && t.State != "COMPLETED" && t.State != "" }
+
 // tasks returns what Slurm knows of a job and, for an array job, of each of its
 // tasks: from the controller (scontrol, which keeps finished jobs for MinJobAge), else
 // from the accounting database (sacct), else an unknown state.

@@ -126,8 +126,12 @@ func mustSubmit(t *testing.T, shot *Shot, sl slurm, do func(*Shot, slurm, bool, 
 	return out.String()
 }
 
-func submitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error   { return submit(shot, sl, dry, out) }
-func resubmitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error { return resubmit(shot, sl, dry, out) }
+func submitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error {
+	return submit(shot, sl, dry, out)
+}
+func resubmitShot(shot *Shot, sl slurm, dry bool, out *bytes.Buffer) error {
+	return resubmit(shot, sl, dry, out)
+}
 
 // waitShot waits until no job of the shot's newest submission is queued or running,
 // and returns their tasks by stage.
@@ -324,7 +328,7 @@ args = ["-to", "ply", "-velocity"]
 	}
 }
 
-func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, out) }
+func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, false, out) }
 
 // The chain voxelize -> snowsim -> export runs in that order: snowsim reads the
 // colliders voxelize writes, export the frames snowsim writes, and every file of a

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"snowtools/cmd/internal/seq"
 )
@@ -113,11 +114,25 @@ func ranges(frames []int) string {
 }
 
 // status prints, for each stage, its newest job with the states of its tasks, and
-// what it has written.
-func status(shot *Shot, sl slurm, out io.Writer) error {
+// what it has written. With wait it first waits until none of those jobs is queued
+// or running, and it fails when one of them did.
+func status(shot *Shot, sl slurm, wait bool, out io.Writer) error {
 	st, err := readState(shot)
 	if err != nil {
 		return err
+	}
+	failed := false
+	for wait {
+		wait, failed = false, false
+		for _, j := range st.latest() {
+			for _, t := range sl.tasks(j.ID) {
+				wait = wait || t.active()
+				failed = failed || t.failed()
+			}
+		}
+		if wait {
+			time.Sleep(2 * time.Second)
+		}
 	}
 	fmt.Fprintf(out, "shot %s: %s\n", shot.Name, shot.Dir)
 	if len(st.Submissions) == 0 {
@@ -130,6 +145,9 @@ func status(shot *Shot, sl slurm, out io.Writer) error {
 			jobText = fmt.Sprintf("job %s: %s", j.ID, summarizeTasks(sl.tasks(j.ID)))
 		}
 		fmt.Fprintf(out, "%-9s %s\n          %s\n", stg.name, jobText, shot.progress(stg).summary)
+	}
+	if failed {
+		return fmt.Errorf("a job of %s failed (its log is in %s): farm resubmit %s runs what is missing", shot.Name, filepath.Join(shot.Dir, "logs"), shot.File)
 	}
 	return nil
 }
@@ -150,7 +168,7 @@ func summarizeTasks(tasks []task) string {
 		}
 		counts[state]++
 		restarts += t.Restart
-		if !t.active() && t.State != "COMPLETED" && t.State != "" {
+		if t.failed() {
 			failed = append(failed, fmt.Sprintf("%s %s", t.ID, t.Reason))
 		}
 	}
