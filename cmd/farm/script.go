@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/seq"
 )
 
@@ -78,7 +78,7 @@ func (s *Shot) header(stage string, array bool, res Resources, extra ...string) 
 }
 
 // tool is the path of a tool, quoted.
-func (s *Shot) tool(name string) string { return shellQuote(filepath.Join(s.Tools, name)) }
+func (s *Shot) tool(name string) string { return cli.ShellQuote(filepath.Join(s.Tools, name)) }
 
 // chunkScript is voxelize's or export's array job: task i runs the tool on its chunk
 // of frames alone, skipping those written already (a task run again, resubmitted).
@@ -90,11 +90,11 @@ func (s *Shot) chunkScript(c *Chunked) string {
 	fmt.Fprintf(&b, "last=$(( first + %d ))\n", c.Chunk-1)
 	fmt.Fprintf(&b, "if [ \"$last\" -gt %d ]; then last=%d; fi\n", c.Last, c.Last)
 	words := []string{"exec", s.tool(c.Tool), `-frames "$first-$last"`, "-skip-existing", `-threads "$threads"`}
-	words = append(words, quoteAll(c.Args)...)
+	words = append(words, cli.ShellQuoteAll(c.Args)...)
 	if c.Tool == "voxelize" {
-		words = append(words, "-o", shellQuote(c.Output), shellQuote(c.Input))
+		words = append(words, "-o", cli.ShellQuote(c.Output), cli.ShellQuote(c.Input))
 	} else {
-		words = append(words, shellQuote(c.Input), shellQuote(c.Output))
+		words = append(words, cli.ShellQuote(c.Input), cli.ShellQuote(c.Output))
 	}
 	b.WriteString(strings.Join(words, " ") + "\n")
 	return b.String()
@@ -121,23 +121,23 @@ func (s *Shot) snowsimScript(stage string) string {
 		for i, run := range w.Runs {
 			var sets []string
 			for _, set := range run {
-				sets = append(sets, "-set", shellQuote(set.String()))
+				sets = append(sets, "-set", cli.ShellQuote(set.String()))
 			}
-			fmt.Fprintf(&b, "  %d) out=%s; sets=(%s) ;;\n", i, shellQuote(sim.RunDir(i)), strings.Join(sets, " "))
+			fmt.Fprintf(&b, "  %d) out=%s; sets=(%s) ;;\n", i, cli.ShellQuote(sim.RunDir(i)), strings.Join(sets, " "))
 		}
 		b.WriteString("  *) echo \"farm: the wedge has no run $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n")
 	} else {
-		fmt.Fprintf(&b, "out=%s; sets=()\n", shellQuote(sim.Dir))
+		fmt.Fprintf(&b, "out=%s; sets=()\n", cli.ShellQuote(sim.Dir))
 	}
-	fmt.Fprintf(&b, "resume=()\nif compgen -G \"$out/\"%s >/dev/null; then resume=(-resume); fi\n", shellQuote(checkpointGlob(sim.Pattern)))
+	fmt.Fprintf(&b, "resume=()\nif compgen -G \"$out/\"%s >/dev/null; then resume=(-resume); fi\n", cli.ShellQuote(checkpointGlob(sim.Pattern)))
 	words := []string{s.tool("snowsim"), `"${resume[@]}"`, `-threads "$threads"`, `-o "$out"`,
 		"-frames", fmt.Sprint(sim.Last - sim.First), "-set", fmt.Sprintf("time.start=%d", sim.First),
-		"-set", shellQuote(fmt.Sprintf("output.pattern=%q", sim.Pattern))}
+		"-set", cli.ShellQuote(fmt.Sprintf("output.pattern=%q", sim.Pattern))}
 	for _, set := range sim.Set {
-		words = append(words, "-set", shellQuote(set))
+		words = append(words, "-set", cli.ShellQuote(set))
 	}
 	words = append(words, `"${sets[@]}"`)
-	words = append(append(words, quoteAll(sim.Args)...), shellQuote(sim.Scene), "&")
+	words = append(append(words, cli.ShellQuoteAll(sim.Args)...), cli.ShellQuote(sim.Scene), "&")
 	b.WriteString(`requeue=no
 trap 'requeue=yes; kill -USR1 "$pid" 2>/dev/null' USR1
 `)
@@ -176,29 +176,10 @@ func (s *Shot) sheetScript() string {
 		labels[i] = Label(run)
 	}
 	words := []string{"exec", s.tool("export"), "-to", "compare", "-frames", fmt.Sprint(sim.Last),
-		"-labels", shellQuote(strings.Join(labels, ",")), `-threads "$threads"`, shellQuote(sim.Wedge.Sheet)}
+		"-labels", cli.ShellQuote(strings.Join(labels, ",")), `-threads "$threads"`, cli.ShellQuote(sim.Wedge.Sheet)}
 	for _, dir := range sim.Folders() {
-		words = append(words, shellQuote(sim.Frames(dir)))
+		words = append(words, cli.ShellQuote(sim.Frames(dir)))
 	}
 	b.WriteString(strings.Join(words, " ") + "\n")
 	return b.String()
-}
-
-// shellSafe matches the words a POSIX shell takes as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(word string) string {
-	if shellSafe.MatchString(word) {
-		return word
-	}
-	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
-}
-
-func quoteAll(words []string) []string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shellQuote(w)
-	}
-	return q
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 
@@ -97,18 +96,7 @@ func resumeCommand(args []string) string {
 		if name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "="); name == "-resume" || name == "resume" {
 			continue
 		}
-		words = append(words, shellQuote(a))
+		words = append(words, cli.ShellQuote(a))
 	}
 	return strings.Join(words, " ")
-}
-
-// shellSafe matches the words a POSIX shell takes as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(word string) string {
-	if shellSafe.MatchString(word) {
-		return word
-	}
-	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
 }
