@@ -16,6 +16,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -87,14 +89,17 @@ func (c Cluster) pidFile(daemon string) string { return c.path("run", daemon+".p
 // machine rebooted) is started afresh. After a failure the daemons it started are
 // stopped again.
 func Up(dir string) (*Cluster, error) {
-	if err := Missing(); err != nil {
-		return nil, err
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
 	c := &Cluster{Dir: abs}
+	if err := c.checkFolder(dir); err != nil {
+		return nil, err
+	}
+	if err := Missing(); err != nil {
+		return nil, err
+	}
 	for _, d := range daemons {
 		if pid, ok := c.running(d); ok {
 			return nil, fmt.Errorf("%s: a cluster runs there already (%s, pid %d): farm cluster down %s first", dir, d, pid, dir)
@@ -108,6 +113,42 @@ func Up(dir string) (*Cluster, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// ErrNoCluster is Down's error for a folder where Up never started a cluster.
+var ErrNoCluster = errors.New("no cluster there")
+
+// confHeader is the first line of the slurm.conf that Up writes: it marks a folder
+// as a cluster's.
+const confHeader = "# A private one-node cluster written by snowtools' localslurm (farm cluster up)."
+
+// checkFolder refuses a folder that holds other files than a cluster's (a typo such
+// as farm cluster up ~ must not chmod a home and fill it with Slurm's folders): Up
+// takes a folder that does not exist, an empty one, or one of an earlier cluster.
+func (c *Cluster) checkFolder(dir string) error {
+	entries, err := os.ReadDir(c.Dir)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !c.isCluster() {
+		return fmt.Errorf("%s: the folder holds files, but no cluster's %s: give a new or empty folder", dir, c.Conf())
+	}
+	return nil
+}
+
+// isCluster reports whether the folder holds a cluster's slurm.conf, written by Up.
+func (c Cluster) isCluster() bool {
+	f, err := os.Open(c.Conf())
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	first := make([]byte, len(confHeader))
+	_, err = io.ReadFull(f, first)
+	return err == nil && string(first) == confHeader
 }
 
 // prepare makes the folders, the munge key and slurm.conf. munged insists that its
@@ -165,7 +206,7 @@ func (c *Cluster) config() (string, error) {
 	}
 	cpus := runtime.NumCPU()
 	lines := []string{
-		"# A private one-node cluster written by snowtools' localslurm (farm cluster up).",
+		confHeader,
 		"ClusterName=snowtools",
 		fmt.Sprintf("SlurmctldHost=%s(127.0.0.1)", host),
 		fmt.Sprintf("SlurmctldPort=%d", ports[0]),
@@ -332,7 +373,7 @@ func (c Cluster) running(daemon string) (int, bool) {
 		return 0, false
 	}
 	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-	if err != nil || !bytes.Contains(cmdline, []byte(daemon)) || !bytes.Contains(cmdline, []byte(c.Dir)) {
+	if err != nil || !bytes.Contains(cmdline, []byte(daemon)) || !bytes.Contains(cmdline, []byte(c.Dir+"/")) {
 		return 0, false
 	}
 	return pid, true
@@ -340,13 +381,17 @@ func (c Cluster) running(daemon string) (int, bool) {
 
 // Down cancels the jobs of the cluster in dir, then stops its daemons by the pids in
 // their pid files (SIGTERM, then SIGKILL after 10 s), and only those. The folder
-// stays, with its logs. A cluster that is not running is no error.
+// stays, with its logs. A cluster that is not running (stopped before, or its
+// daemons killed) is no error; a folder that holds no cluster is (a typo).
 func Down(dir string) error {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
 	}
 	c := &Cluster{Dir: abs}
+	if !c.isCluster() {
+		return fmt.Errorf("%s: %w (no %s written by farm cluster up): nothing to stop", dir, ErrNoCluster, c.Conf())
+	}
 	if _, ok := c.running("slurmctld"); ok {
 		cmd := exec.Command("scancel", "--full", "--user="+currentUser())
 		cmd.Env = append(os.Environ(), c.Env())
@@ -393,18 +438,50 @@ func (c *Cluster) stopDaemons() error {
 	return errors.Join(errs...)
 }
 
-// stop sends SIGTERM to pid and waits for it to end, with SIGKILL after 10 s.
+// stop sends SIGTERM to pid and waits up to 10 s for it to end, then sends SIGKILL
+// and waits up to 5 s more.
 func stop(pid int) error {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			deadline = time.Now().Add(time.Hour)
-		}
-		time.Sleep(50 * time.Millisecond)
+	if waitGone(pid, 10*time.Second) {
+		return nil
 	}
-	return nil
+	syscall.Kill(pid, syscall.SIGKILL)
+	if waitGone(pid, 5*time.Second) {
+		return nil
+	}
+	return errors.New("still running 5 s after SIGKILL")
+}
+
+// waitGone waits until process pid has ended, at most timeout; it reports whether it
+// has.
+func waitGone(pid int, timeout time.Duration) bool {
+	for deadline := time.Now().Add(timeout); ; time.Sleep(50 * time.Millisecond) {
+		if !ProcessRunning(pid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+}
+
+// ProcessRunning reports whether process pid exists (this user's or another's) and
+// has not ended. A zombie (ended, its parent not yet told) has ended: a daemon's
+// parent is init, not this process, and a zombie holds no port or file.
+func ProcessRunning(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return (err == nil || errors.Is(err, syscall.EPERM)) && !zombie(pid)
+}
+
+// zombie reports whether process pid has ended but not been reaped (state Z in
+// /proc/PID/stat, the field after the command's parenthesised name).
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(b[bytes.LastIndexByte(b, ')')+1:], []byte(" "))
+	return ok && bytes.HasPrefix(rest, []byte("Z"))
 }
