@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/cmd/internal/localslurm"
@@ -20,7 +21,8 @@ const usage = `farm runs a shot's voxelize, snowsim and export on a Slurm cluste
 
 Usage:
   farm submit [-dry-run] [-cluster DIR] shot.toml   submit every stage, print the job ids
-  farm status [-wait] [-cluster DIR] shot.toml      the shot's jobs and the frames written
+  farm status [-wait [-timeout D]] [-cluster DIR] shot.toml
+                                                    the shot's jobs and the frames written
   farm resubmit [-dry-run] [-cluster DIR] shot.toml submit again only what is missing
   farm cluster up DIR                               start a private one-node Slurm in DIR
   farm cluster down DIR                             stop it (its jobs are cancelled)
@@ -52,8 +54,9 @@ type settings struct {
 	command string // submit, status, resubmit, up or down
 	shot    string // the description, or the cluster's folder for up and down
 	dryRun  bool
-	wait    bool   // status -wait
-	cluster string // -cluster: a private cluster's folder
+	wait    bool          // status -wait
+	timeout time.Duration // how long status -wait waits at most
+	cluster string        // -cluster: a private cluster's folder
 }
 
 func main() {
@@ -70,7 +73,8 @@ func parseArgs(args []string, stderr io.Writer) (*settings, error) {
 	s := &settings{}
 	fs := cli.NewFlagSet("farm", stderr, usage, examples)
 	fs.BoolVar(&s.dryRun, "dry-run", false, "submit, resubmit: print the sbatch commands and batch scripts instead of submitting")
-	fs.BoolVar(&s.wait, "wait", false, "status: first wait until the shot's jobs have ended (exit status 1 if one failed)")
+	fs.BoolVar(&s.wait, "wait", false, "status: first wait until the shot's jobs have ended (exit status 1 if one failed, or if a stage's outputs are incomplete)")
+	fs.DurationVar(&s.timeout, "timeout", 24*time.Hour, "status -wait: give up (exit status 1) when a job still runs after `DURATION`, such as 30m or 48h")
 	fs.StringVar(&s.cluster, "cluster", "", "use the private cluster that farm cluster up started in `DIR`")
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		return nil, fs.Parse([]string{"-h"})
@@ -95,6 +99,8 @@ func parseArgs(args []string, stderr io.Writer) (*settings, error) {
 		return nil, errors.New("-dry-run: for submit and resubmit")
 	case s.wait && s.command != "status":
 		return nil, errors.New("-wait: for status")
+	case s.timeout <= 0:
+		return nil, fmt.Errorf("-timeout %v: give a positive duration, such as 30m", s.timeout)
 	}
 	s.shot = fs.Arg(0)
 	return s, nil
@@ -126,7 +132,11 @@ func act(s *settings, out io.Writer) error {
 	case "resubmit":
 		return resubmit(shot, sl, s.dryRun, out)
 	}
-	return status(shot, sl, s.wait, out)
+	wait := time.Duration(0)
+	if s.wait {
+		wait = s.timeout
+	}
+	return status(shot, sl, wait, out)
 }
 
 // slurmFor returns the Slurm commands of the private cluster in dir, or of the

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 )
 
 // slurm runs Slurm's commands, with env added to their environment (SLURM_CONF of a
@@ -14,10 +16,21 @@ import (
 // --export=ALL), so their own scontrol reaches the same cluster.
 type slurm struct{ env []string }
 
+// commandTimeout bounds each Slurm command. Their own retries against a controller
+// that does not answer end sooner (scontrol gives up after about 20 s, sbatch after
+// about 10 s here), so it only catches a command that hangs.
+const commandTimeout = 2 * time.Minute
+
 // run runs a Slurm command and returns its standard output; an error quotes the
-// command and what it printed on standard error.
+// command and what it printed on standard error. A command that is not installed is
+// an error that wraps exec.ErrNotFound and says so.
 func (s slurm) run(stdin []byte, name string, args ...string) (string, error) {
-	cmd := exec.Command(name, args...)
+	if _, err := exec.LookPath(name); err != nil {
+		return "", fmt.Errorf("%s is not on PATH (%w): install Slurm's commands (apt-get install slurm-client) or load the cluster's module", name, exec.ErrNotFound)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), s.env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
@@ -25,6 +38,9 @@ func (s slurm) run(stdin []byte, name string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("no answer after %v", commandTimeout)
+		}
 		return stdout.String(), fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
@@ -38,7 +54,7 @@ func (s slurm) sbatch(script string, options ...string) (string, error) {
 		return "", err
 	}
 	id, _, _ := strings.Cut(strings.TrimSpace(out), ";") // "id;cluster" on a federation
-	if id == "" {
+	if !jobID.MatchString(id) {
 		return "", fmt.Errorf("sbatch %s: no job id in %q", script, out)
 	}
 	return id, nil
@@ -64,9 +80,14 @@ func (t task) failed() bool { return !t.active() && t.State != "COMPLETED" && t.
 
 // tasks returns what Slurm knows of a job and, for an array job, of each of its
 // tasks: from the controller (scontrol, which keeps finished jobs for MinJobAge), else
-// from the accounting database (sacct), else an unknown state.
-func (s slurm) tasks(id string) []task {
-	if out, err := s.run(nil, "scontrol", "-o", "show", "job", id); err == nil {
+// from the accounting database (sacct), else an unknown state. An error says that
+// Slurm could not be asked: scontrol is missing, or the controller does not answer.
+func (s slurm) tasks(id string) ([]task, error) {
+	out, err := s.run(nil, "scontrol", "-o", "show", "job", id)
+	if err != nil && !strings.Contains(err.Error(), "Invalid job id") { // a job the controller has forgotten
+		return nil, err
+	}
+	if err == nil {
 		var ts []task
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			if t, ok := parseJobLine(line); ok {
@@ -74,7 +95,7 @@ func (s slurm) tasks(id string) []task {
 			}
 		}
 		if len(ts) > 0 {
-			return ts
+			return ts, nil
 		}
 	}
 	if out, err := s.run(nil, "sacct", "-n", "-P", "-X", "-j", id, "--format=JobID,State,Reason"); err == nil {
@@ -86,10 +107,10 @@ func (s slurm) tasks(id string) []task {
 			}
 		}
 		if len(ts) > 0 {
-			return ts
+			return ts, nil
 		}
 	}
-	return []task{{ID: id}}
+	return []task{{ID: id}}, nil // sacct fails too without accounting
 }
 
 // parseJobLine reads one line of scontrol -o show job.

@@ -144,7 +144,9 @@ func waitShot(t *testing.T, shot *Shot, sl slurm, timeout time.Duration) map[str
 	for deadline := time.Now().Add(timeout); ; time.Sleep(300 * time.Millisecond) {
 		tasks, busy := map[string][]task{}, false
 		for stage, j := range st.latest() {
-			tasks[stage] = sl.tasks(j.ID)
+			if tasks[stage], err = sl.tasks(j.ID); err != nil {
+				t.Fatal(err)
+			}
 			for _, tk := range tasks[stage] {
 				busy = busy || tk.active()
 			}
@@ -328,7 +330,7 @@ args = ["-to", "ply", "-velocity"]
 	}
 }
 
-func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, false, out) }
+func statusOf(shot *Shot, sl slurm, out *bytes.Buffer) error { return status(shot, sl, 0, out) }
 
 // The chain voxelize -> snowsim -> export runs in that order: snowsim reads the
 // colliders voxelize writes, export the frames snowsim writes, and every file of a

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"time"
 
 	"snowtools/cmd/internal/cli"
@@ -50,11 +51,25 @@ func readState(shot *Shot) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
+	damaged := func(problem string) error {
+		return fmt.Errorf("%s: damaged (%s): fix it, or move it away to forget the jobs it records (farm status then reads the frames alone)", statePath(shot), problem)
+	}
 	if err := json.Unmarshal(b, st); err != nil {
-		return nil, fmt.Errorf("%s: %v", statePath(shot), err)
+		return nil, damaged(err.Error())
+	}
+	for i, sub := range st.Submissions {
+		for _, j := range sub.Jobs {
+			// An id that is not a number would ask scontrol about other jobs, or all.
+			if !jobID.MatchString(j.ID) || j.Stage == "" {
+				return nil, damaged(fmt.Sprintf("submission %d: job %q of stage %q: want a stage and a numeric id", i+1, j.ID, j.Stage))
+			}
+		}
 	}
 	return st, nil
 }
+
+// jobID matches the job ids sbatch --parsable prints.
+var jobID = regexp.MustCompile(`^[0-9]+$`)
 
 // write replaces the state file, atomically.
 func (st *state) write(shot *Shot) error {

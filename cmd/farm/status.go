@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -114,42 +115,93 @@ func ranges(frames []int) string {
 }
 
 // status prints, for each stage, its newest job with the states of its tasks, and
-// what it has written. With wait it first waits until none of those jobs is queued
-// or running, and it fails when one of them did.
-func status(shot *Shot, sl slurm, wait bool, out io.Writer) error {
+// what it has written. With wait > 0 it first waits, at most that long, until none
+// of those jobs is queued or running; it then fails when a task failed, or when a
+// stage's outputs are incomplete: the outputs are the truth, and a job that Slurm
+// has forgotten, or that was never submitted, has not written them.
+func status(shot *Shot, sl slurm, wait time.Duration, out io.Writer) error {
 	st, err := readState(shot)
 	if err != nil {
 		return err
 	}
-	failed := false
-	for wait {
-		wait, failed = false, false
-		for _, j := range st.latest() {
-			for _, t := range sl.tasks(j.ID) {
-				wait = wait || t.active()
-				failed = failed || t.failed()
-			}
-		}
-		if wait {
-			time.Sleep(2 * time.Second)
+	jobs := st.latest()
+	var failed []string
+	if wait > 0 {
+		if failed, err = waitJobs(jobs, sl, wait); err != nil {
+			return err
 		}
 	}
 	fmt.Fprintf(out, "shot %s: %s\n", shot.Name, shot.Dir)
 	if len(st.Submissions) == 0 {
 		fmt.Fprintf(out, "not submitted (no %s): farm submit %s\n", statePath(shot), shot.File)
 	}
-	jobs := st.latest()
+	var incomplete []string
+	var slurmErr error // once Slurm does not answer, it is not asked again
 	for _, stg := range shot.stages() {
 		jobText := "no job"
 		if j, ok := jobs[stg.name]; ok {
-			jobText = fmt.Sprintf("job %s: %s", j.ID, summarizeTasks(sl.tasks(j.ID)))
+			var tasks []task
+			if slurmErr == nil {
+				tasks, slurmErr = sl.tasks(j.ID)
+			}
+			if slurmErr != nil {
+				jobText = fmt.Sprintf("job %s: Slurm does not answer (%v)", j.ID, slurmErr)
+			} else {
+				jobText = fmt.Sprintf("job %s: %s", j.ID, summarizeTasks(tasks))
+			}
 		}
-		fmt.Fprintf(out, "%-9s %s\n          %s\n", stg.name, jobText, shot.progress(stg).summary)
+		p := shot.progress(stg)
+		if len(p.todo) > 0 {
+			incomplete = append(incomplete, stg.name)
+		}
+		fmt.Fprintf(out, "%-9s %s\n          %s\n", stg.name, jobText, p.summary)
 	}
-	if failed {
-		return fmt.Errorf("a job of %s failed (its log is in %s): farm resubmit %s runs what is missing", shot.Name, filepath.Join(shot.Dir, "logs"), shot.File)
+	switch {
+	case wait == 0:
+		return nil
+	case len(failed) > 0:
+		return fmt.Errorf("%s failed (their logs are in %s): farm resubmit %s runs what is missing",
+			strings.Join(failed, ", "), filepath.Join(shot.Dir, "logs"), shot.File)
+	case len(incomplete) > 0:
+		return fmt.Errorf("no job of %s runs, and %s lack outputs (above): farm resubmit %s runs what is missing",
+			shot.Name, strings.Join(incomplete, ", "), shot.File)
 	}
 	return nil
+}
+
+// pollInterval is how often status -wait asks Slurm about the jobs.
+const pollInterval = 2 * time.Second
+
+// waitJobs waits until no task of jobs is queued or running, at most timeout, and
+// returns the tasks that failed ("export task 12_1 (FAILED NonZeroExitCode)"). It
+// fails when Slurm cannot be asked, or at the timeout.
+func waitJobs(jobs map[string]jobRecord, sl slurm, timeout time.Duration) ([]string, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		var busy string
+		var failed []string
+		for _, stage := range slices.Sorted(maps.Keys(jobs)) {
+			tasks, err := sl.tasks(jobs[stage].ID)
+			if err != nil {
+				return nil, fmt.Errorf("-wait: %v", err)
+			}
+			for _, t := range tasks {
+				if t.active() && busy == "" {
+					busy = fmt.Sprintf("%s task %s is %s", stage, t.ID, t.State)
+				}
+				if t.failed() {
+					failed = append(failed, fmt.Sprintf("%s task %s (%s %s)", stage, t.ID, t.State, t.Reason))
+				}
+			}
+		}
+		if busy == "" {
+			return failed, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("-wait: %s still after %v (-timeout)", busy, timeout)
+		}
+		time.Sleep(pollInterval)
+	}
 }
 
 // summarizeTasks counts a job's tasks by state, naming the ones that failed and
@@ -223,6 +275,9 @@ func resubmit(shot *Shot, sl slurm, dryRun bool, out io.Writer) error {
 	if dryRun {
 		printRequests(reqs, out)
 		return nil
+	}
+	if err := shot.checkInputs(); err != nil {
+		return err
 	}
 	return submitRequests(shot, st, "resubmit", reqs, sl, out)
 }

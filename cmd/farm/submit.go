@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,9 @@ func submit(shot *Shot, sl slurm, dryRun bool, out io.Writer) error {
 		printRequests(reqs, out)
 		return nil
 	}
+	if err := shot.checkInputs(); err != nil {
+		return err
+	}
 	st, err := readState(shot)
 	if err != nil {
 		return err
@@ -39,13 +44,20 @@ func submit(shot *Shot, sl slurm, dryRun bool, out io.Writer) error {
 	return submitRequests(shot, st, "submit", reqs, sl, out)
 }
 
-// checkIdle refuses when a job of the shot's newest submissions is queued or running:
-// submitting again would run two jobs into the same folders.
+// checkIdle refuses when a job of the shot's newest submissions is queued or running
+// (submitting again would run two jobs into the same folders), or when Slurm cannot
+// say.
 func checkIdle(st *state, sl slurm) error {
-	for _, j := range st.latest() {
-		for _, t := range sl.tasks(j.ID) {
+	jobs := st.latest()
+	for _, stage := range slices.Sorted(maps.Keys(jobs)) {
+		j := jobs[stage]
+		tasks, err := sl.tasks(j.ID)
+		if err != nil {
+			return fmt.Errorf("asking Slurm whether job %s (%s) of this shot still runs: %v", j.ID, stage, err)
+		}
+		for _, t := range tasks {
 			if t.active() {
-				return fmt.Errorf("job %s (%s) of this shot is %s: wait for it (farm status) or scancel %s", t.ID, j.Stage, t.State, j.ID)
+				return fmt.Errorf("job %s (%s) of this shot is %s: wait for it (farm status -wait) or scancel %s", t.ID, stage, t.State, j.ID)
 			}
 		}
 	}
@@ -115,7 +127,7 @@ func submitRequests(shot *Shot, st *state, command string, reqs []request, sl sl
 		}
 		var id string
 		if id, err = sl.sbatch(path, r.options(ids[r.after])...); err != nil {
-			err = fmt.Errorf("%s: %v", r.name, err)
+			err = fmt.Errorf("%s: %w", r.name, err)
 			break
 		}
 		ids[r.name] = id
