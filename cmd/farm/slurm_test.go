@@ -26,9 +26,6 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "stopping the private Slurm:", err)
 		code = 1
 	}
-	if fix.dir != "" {
-		os.RemoveAll(fix.dir)
-	}
 	os.Exit(code)
 }
 
@@ -58,7 +55,7 @@ const tinyFrames = 8 // frames 0-8
 var fix struct {
 	once  sync.Once
 	err   error
-	dir   string
+	dir   string // beside the cluster's folder: removed with it
 	bin   string // voxelize, snowsim and export
 	scene string // tinyScene
 	ref   string // snowsim's frames of tinyScene, frames 0-8 on one thread
@@ -70,7 +67,7 @@ func fixture(t *testing.T) (sl slurm) {
 	t.Helper()
 	c := slurmtest.Shared(t)
 	fix.once.Do(func() {
-		if fix.dir, fix.err = os.MkdirTemp("", "farm-test-"); fix.err != nil {
+		if fix.dir, fix.err = slurmtest.Scratch(); fix.err != nil { // removed with the cluster
 			return
 		}
 		fix.bin = filepath.Join(fix.dir, "bin")

@@ -63,6 +63,16 @@ func Shared(tb testing.TB) *localslurm.Cluster {
 	return shared.cluster
 }
 
+// Scratch returns a new folder beside the shared cluster's (Shared must have
+// started it), for what a test binary keeps between its tests (tools it built, a
+// reference run): Stop removes it, and so does the sweep after a killed binary.
+func Scratch() (string, error) {
+	if shared.cluster == nil {
+		return "", errors.New("slurmtest.Scratch: no shared cluster: call Shared first")
+	}
+	return os.MkdirTemp(shared.dir, "scratch-")
+}
+
 // Stop stops the shared cluster, if a test started it, and removes its folder.
 func Stop() error {
 	c := shared.cluster
