@@ -153,6 +153,9 @@ func slurmFor(dir string) (slurm, error) {
 	if !exists(c.Conf()) {
 		return slurm{}, fmt.Errorf("-cluster %s: no cluster there (no %s): farm cluster up %s", dir, c.Conf(), dir)
 	}
+	if !c.Running() { // else each Slurm command would try its controller for 10 to 20 s
+		return slurm{}, fmt.Errorf("-cluster %s: the cluster is not running (stopped, or the machine restarted): farm cluster up %s", dir, dir)
+	}
 	return slurm{env: []string{c.Env()}}, nil
 }
 

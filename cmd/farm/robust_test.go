@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"snowtools/cmd/internal/localslurm"
 )
 
 // These tests need no Slurm: they check what farm does when something is missing or
@@ -154,10 +156,12 @@ func TestFarmStatusWaitFails(t *testing.T) {
 	}
 }
 
-// farm's command line: -timeout wants a positive duration; cluster down of a folder
-// with no cluster is an error naming it.
+// farm's command line: -timeout wants a positive duration; cluster down, or
+// -cluster, of a folder with no cluster is an error naming it, and -cluster of a
+// cluster that is not running says so at once.
 func TestFarmCommandLineErrors(t *testing.T) {
-	dir := t.TempDir()
+	dir, stopped := t.TempDir(), t.TempDir()
+	writeFile(t, localslurm.Cluster{Dir: stopped}.Conf(), "# a cluster's slurm.conf, its daemons stopped\n", 0o644)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -165,6 +169,8 @@ func TestFarmCommandLineErrors(t *testing.T) {
 	}{
 		{[]string{"status", "-wait", "-timeout", "0s", "shot.toml"}, 2, "-timeout 0s: give a positive duration"},
 		{[]string{"cluster", "down", dir}, 1, dir + ": no cluster there"},
+		{[]string{"status", "-cluster", dir, "shot.toml"}, 1, "-cluster " + dir + ": no cluster there"},
+		{[]string{"status", "-cluster", stopped, "shot.toml"}, 1, "-cluster " + stopped + ": the cluster is not running"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(c.args, &stdout, &stderr); code != c.code || !strings.Contains(stderr.String(), c.want) {

@@ -360,6 +360,16 @@ func (c *Cluster) waitIdle(timeout time.Duration) error {
 	return fmt.Errorf("the node is not idle after %v (sinfo: %q)%s", timeout, bytes.TrimSpace(state), c.logTail("slurmd"))
 }
 
+// Running reports whether the cluster's three daemons run: jobs can be submitted.
+func (c Cluster) Running() bool {
+	for _, d := range daemons {
+		if _, ok := c.running(d); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // running returns the pid in a daemon's pid file when that process is alive and is
 // the daemon of this cluster (its command line names the cluster's folder, so that a
 // pid reused by another process after a reboot is not taken for it).

@@ -27,6 +27,9 @@ func TestSlurmClusterUpDown(t *testing.T) {
 	t.Cleanup(func() { localslurm.Down(dir); os.RemoveAll(testDir) }) // also after a failure below
 	c := mustUp(t, dir)
 	pids := daemonPids(t, c)
+	if !c.Running() {
+		t.Errorf("not Running after Up")
+	}
 	if _, err := localslurm.Up(dir); err == nil || !strings.Contains(err.Error(), "a cluster runs there already") {
 		t.Errorf("a second Up in the same folder: %v, want a refusal", err)
 	}
@@ -38,6 +41,9 @@ func TestSlurmClusterUpDown(t *testing.T) {
 		if localslurm.ProcessRunning(pid) {
 			t.Errorf("%s (pid %d) still runs after Down", d, pid)
 		}
+	}
+	if c.Running() {
+		t.Errorf("Running after Down")
 	}
 	if err := localslurm.Down(dir); err != nil {
 		t.Errorf("Down of a stopped cluster: %v, want none", err)
