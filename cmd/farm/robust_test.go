@@ -15,6 +15,9 @@ import (
 
 // These tests need no Slurm: they check what farm does when something is missing or
 // wrong, with stand-ins for Slurm's commands on PATH where a command must answer.
+// They are named TestSlurm... all the same, so that go test -run
+// '(?i)slurm|farm|wedge' runs them (-run splits at the top-level |, and (?i) reaches
+// only slurm).
 
 // readyShot writes a description of voxelize, snowsim and export whose tools, scene
 // and inputs exist, in a new folder, and reads it back.
@@ -58,7 +61,7 @@ func fakeSlurm(t *testing.T, commands map[string]string) {
 
 // Before submitting, a missing tool, scene or input is an error naming the key and
 // the file, and nothing is written or submitted (sbatch here would fail the test).
-func TestFarmSubmitChecksInputs(t *testing.T) {
+func TestSlurmSubmitChecksInputs(t *testing.T) {
 	fakeSlurm(t, map[string]string{"sbatch": "echo sbatch must not run >&2; exit 3"})
 	for _, c := range []struct {
 		name, key, problem string
@@ -90,7 +93,7 @@ func TestFarmSubmitChecksInputs(t *testing.T) {
 
 // Without Slurm's commands, submit says which is missing; with an sbatch whose
 // controller does not answer, it quotes sbatch.
-func TestFarmSubmitWithoutSlurm(t *testing.T) {
+func TestSlurmSubmitWithoutSlurm(t *testing.T) {
 	shot := readyShot(t)
 	t.Setenv("PATH", t.TempDir())
 	err := submit(shot, slurm{}, false, &bytes.Buffer{})
@@ -106,7 +109,7 @@ func TestFarmSubmitWithoutSlurm(t *testing.T) {
 
 // A damaged farm.json is an error that names it and says how to go on; so is a job
 // id that is not a number (it would ask scontrol about other jobs).
-func TestFarmDamagedState(t *testing.T) {
+func TestSlurmDamagedState(t *testing.T) {
 	for _, text := range []string{`{"submissions": [{"jobs": [`, `{"submissions": [{"jobs": [{"stage": "export", "id": ""}]}]}`,
 		`{"submissions": [{"jobs": [{"stage": "export", "id": "12 13"}]}]}`} {
 		shot := readyShot(t)
@@ -126,7 +129,7 @@ func TestFarmDamagedState(t *testing.T) {
 // status -wait fails when the shot is incomplete though no job runs (never
 // submitted, or Slurm has forgotten its jobs), when Slurm does not answer, and when
 // a job still runs at -timeout.
-func TestFarmStatusWaitFails(t *testing.T) {
+func TestSlurmStatusWaitFails(t *testing.T) {
 	shot := readyShot(t)
 	var out bytes.Buffer
 	err := status(shot, slurm{}, time.Minute, &out)
@@ -159,7 +162,7 @@ func TestFarmStatusWaitFails(t *testing.T) {
 // farm's command line: -timeout wants a positive duration; cluster down, or
 // -cluster, of a folder with no cluster is an error naming it, and -cluster of a
 // cluster that is not running says so at once.
-func TestFarmCommandLineErrors(t *testing.T) {
+func TestSlurmCommandLineErrors(t *testing.T) {
 	dir, stopped := t.TempDir(), t.TempDir()
 	writeFile(t, localslurm.Cluster{Dir: stopped}.Conf(), "# a cluster's slurm.conf, its daemons stopped\n", 0o644)
 	for _, c := range []struct {
