@@ -103,6 +103,7 @@ type settings struct {
 	input, output string // output "": png with only -sheet or -gif, clusters (clusters.report) and compare
 	first, last   int    // the frame range; 0, 0 for all (compare: compare.frames)
 	selection     string // the -frames text, for messages
+	skipExisting  bool   // -skip-existing: leave out frames whose outputs all exist
 	threads       int
 	memory        budget.Flag
 	budget        budget.Budget // -memory, or the default
@@ -158,7 +159,8 @@ var flagModes = map[string]string{
 	"labels": "compare", "every": "compare",
 	"smooth": "surface", "closing": "surface", "radius-scale": "surface",
 	"up": "ply surface", "scale": "ply surface",
-	"fps": "abc surface",
+	"fps":           "abc surface",
+	"skip-existing": "ply vdb prt png surface",
 }
 
 func main() {
@@ -212,6 +214,8 @@ type rawFlags struct {
 func (s *settings) define(fs *flag.FlagSet) *rawFlags {
 	fs.StringVar(&s.to, "to", "", "output `format`: ply, vdb, prt, png, clusters, compare, surface or abc (required)")
 	raw := &rawFlags{frames: fs.String("frames", "", "export only frames `A-B` (or a single frame A) of the sequence; compare: the columns, a list such as 20,40,60-80")}
+	fs.BoolVar(&s.skipExisting, "skip-existing", false, "leave out the frames whose outputs all exist already (written atomically, so complete): "+
+		"a farm task run again, or a sequence to complete; not with what needs every frame (-sheet, -gif, an .abc output)")
 	fs.IntVar(&s.threads, "threads", 0, "worker threads `N` (default: all cores)")
 	fs.Var(&s.memory, "memory", budget.FlagUsage+"; surface: fewer frames run in parallel when they would take more")
 	fs.StringVar(&s.color, "color", "", "colour particles by `channel` (ply: red green blue; prt: a Color channel; png; compare)")
@@ -388,6 +392,9 @@ func (s *settings) check() error {
 		if err := checkOutputPattern(s.output); err != nil {
 			return err
 		}
+	}
+	if end := s.endFiles(); s.skipExisting && len(end) > 0 {
+		return fmt.Errorf("-skip-existing: %s is written from every frame, skipped ones too: give one or the other", end[0])
 	}
 	return nil
 }

@@ -49,6 +49,10 @@ func exportAll(s *settings, log io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if len(jobs) == 0 { // -skip-existing found every output written
+		fmt.Fprintf(log, "export: every selected frame's output exists already (-skip-existing): nothing to do\n")
+		return nil
+	}
 	start := time.Now()
 	parallel := s.threads
 	if s.to == "surface" || s.view.surface { // both mesh the surface
@@ -232,7 +236,28 @@ func selectFrames(s *settings) ([]job, error) {
 	for i := range jobs {
 		jobs[i].out = outputPath(s.output, jobs[i].in.Number)
 	}
+	if s.skipExisting {
+		return s.leaveOutWritten(jobs), nil
+	}
 	return jobs, nil
+}
+
+// leaveOutWritten returns the jobs of which some output file does not exist yet,
+// renumbered. Outputs are written atomically (cli.WriteFileAtomic), so a file that
+// exists is complete: a farm task that ran again, or a run that completes a
+// sequence, converts only the rest.
+func (s *settings) leaveOutWritten(jobs []job) []job {
+	var todo []job
+	for _, j := range jobs {
+		for _, out := range s.outputs() {
+			if _, err := os.Stat(outputPath(out, j.in.Number)); err != nil {
+				j.index = len(todo)
+				todo = append(todo, j)
+				break
+			}
+		}
+	}
+	return todo
 }
 
 // oneFileToOne reports whether the command converts one numbered file into one

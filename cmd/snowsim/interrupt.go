@@ -5,15 +5,16 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strings"
 	"syscall"
 
 	"snowtools/cmd/internal/cli"
 )
 
-// interruptWatch turns SIGINT (Ctrl-C) and SIGTERM (a render farm's stop) into a
-// clean stop: the first asks the run to stop after the frame it is simulating, with a
+// interruptWatch turns SIGINT (Ctrl-C), SIGTERM (a render farm's stop) and SIGUSR1
+// (Slurm's warning that the time limit is near, which farm's batch scripts ask for
+// with --signal=B:USR1@SECONDS and pass on before they requeue the job) into a clean
+// stop: the first asks the run to stop after the frame it is simulating, with a
 // checkpoint (snowRun.interrupted), so that -resume continues it; a second one, for a
 // user who cannot wait for that frame, ends the process at once with 128 + the signal,
 // as the signal's default would, saying how to continue from the newest checkpoint.
@@ -28,7 +29,7 @@ type interruptWatch struct {
 // second one, what howToGoOn says.
 func watchInterrupts(log io.Writer, howToGoOn func() string) *interruptWatch {
 	w := &interruptWatch{signals: make(chan os.Signal, 2), first: make(chan os.Signal, 1)}
-	signal.Notify(w.signals, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(w.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
 	go func() {
 		sig, ok := <-w.signals
 		if !ok {
@@ -95,18 +96,7 @@ func resumeCommand(args []string) string {
 		if name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "="); name == "-resume" || name == "resume" {
 			continue
 		}
-		words = append(words, shellQuote(a))
+		words = append(words, cli.ShellQuote(a))
 	}
 	return strings.Join(words, " ")
-}
-
-// shellSafe matches the words a POSIX shell takes as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(word string) string {
-	if shellSafe.MatchString(word) {
-		return word
-	}
-	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
 }

@@ -29,8 +29,9 @@ at a sticky wall, written to snowsim-demo/snow.####.prt.
 Every -checkpoint frames it saves the whole state next to the frames
 (snow.####.snowstate); a run that was stopped, even killed, continues from
 the newest one with -resume, and writes the same frames as if it never stopped.
-Ctrl-C (or SIGTERM) stops a run after the frame it is simulating, with a
-checkpoint, and prints the command that continues it; a second one stops at once.
+Ctrl-C (or SIGTERM, or SIGUSR1: a scheduler's warning of the time limit) stops a
+run after the frame it is simulating, with a checkpoint, and prints the command
+that continues it (exit status 128 + the signal); a second one stops at once.
 One run at a time writes into a folder (it holds .snowtools.lock there), and a
 new run removes the frames an earlier one left outside its own.
 

@@ -77,6 +77,8 @@ type settings struct {
 	start      int       // -start: the first frame's number
 	startGiven bool
 	vdbOptions vdb.Options // -vdb-codec
+	// skipExisting leaves out the frames whose output file exists already.
+	skipExisting bool
 }
 
 func main() {
@@ -98,6 +100,7 @@ func parseFlags(args []string, stderr io.Writer) (*settings, error) {
 	fs.Float64Var(&s.fps, "fps", 24, "frame `rate`, in frames per second")
 	fs.IntVar(&s.start, "start", 0, "number the first frame `N`, the others after it (default: the source's numbers: frame n of a glTF is the one at n/fps s, as Blender numbers it; an OBJ or STL sequence keeps its file numbers)")
 	frames := fs.String("frames", "", "voxelize only frames `A-B` (or a single frame A) of the sequence")
+	fs.BoolVar(&s.skipExisting, "skip-existing", false, "leave out the frames whose output file exists already (written atomically, so complete): a farm task run again, or a sequence to complete")
 	fs.StringVar(&s.clip, "clip", "", "glTF animation `name` to play alone (default: every animation of the file, together)")
 	objects := fs.String("objects", "", "Alembic: the meshes at or below the objects these `patterns` match, comma-separated: /path/* or name* (default: every mesh)")
 	fs.IntVar(&s.band, "band", 0, "band half-width in `voxels` (default: 3 plus the frame's largest vertex displacement, at most -max-band)")

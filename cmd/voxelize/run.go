@@ -70,6 +70,12 @@ func voxelizeAll(s *settings, log io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	if s.skipExisting {
+		if run = leaveOutWritten(run, all, outPath); len(run) == 0 {
+			fmt.Fprintf(log, "voxelize: every selected frame's file exists already (-skip-existing): nothing to do\n")
+			return nil
+		}
+	}
 	meshes := newMeshWindow(src, s.axes)
 	if s.voxel == 0 {
 		if s.voxel, err = voxelFromRes(meshes, all[0], s.res); err != nil {
@@ -182,6 +188,19 @@ func selectFrames(s *settings, src source) (all, run []int, err error) {
 		return nil, nil, fmt.Errorf("%s has frames %d-%d: none in -frames %s", src.Name(), all[0], all[len(all)-1], s.selection)
 	}
 	return all, run, nil
+}
+
+// leaveOutWritten returns the indices of run (into all) whose frame's file does not
+// exist yet. Files are written atomically, so one that exists is complete: a farm task
+// that ran again, or a run that completes a sequence, voxelizes only the rest.
+func leaveOutWritten(run, all []int, outPath func(frame int) string) []int {
+	var todo []int
+	for _, i := range run {
+		if _, err := os.Stat(outPath(all[i])); err != nil {
+			todo = append(todo, i)
+		}
+	}
+	return todo
 }
 
 // prepareOutput makes the folder of the output files, and returns the name of a
