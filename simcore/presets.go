@@ -35,10 +35,11 @@ import (
 // "packing" is another name for "wet": the sticky, packing snow of section 10 comes
 // from large critical thresholds with the default hardening (stronger when pressed).
 // snowball is Table 2 with Poisson's ratio 0.3: a ball squeezed along one axis by
-// theta_c then stretches sideways by nu theta_c = theta_s, where the model softens
-// and cracks; at 0.2 it only packs (docs/fracture.md, point 1). With a chunk pattern
-// (chunk_size) the cracks run along seams and the ball breaks into chunks and powder
-// (point 9); without one it stays about whole.
+// theta_c then stretches sideways by nu theta_c = theta_s, exactly the threshold where
+// the model softens and cracks, so weaker seams cross it first; at 0.2 it only packs
+// (docs/fracture.md, point 1). With a chunk pattern (chunk_size) and flip_alpha_step
+// 5e-4 the ball breaks along the seams into chunks and powder (the figure scenes);
+// without either it stays whole.
 // A stiffer preset needs a smaller time step (the elastic wave speed grows as
 // sqrt(E_0 / rho_0)): icy about 1/sqrt(2) of default's.
 var presets = map[string]Material{

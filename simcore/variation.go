@@ -61,6 +61,8 @@ type Variation struct {
 // (docs/fracture.md, point 9): seams a third of the chunk size wide, theta_c and
 // theta_s times 10 in the cores and 0.2 on the seams, E_0 times 2 and 0.3. A scene
 // that names only chunk_size gets these; any of them can still be set on its own.
+// (A Variation with ChunkSize and SeamWidth but no factors varies nothing: the factors
+// are what weaken the seams.)
 func (v *Variation) SetChunks(size float64) {
 	v.ChunkSize, v.SeamWidth = size, size/3
 	v.ChunkStrength, v.SeamStrength = 10, 0.2

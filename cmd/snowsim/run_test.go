@@ -254,19 +254,15 @@ func TestPRTRoundTrip(t *testing.T) {
 // frame and the setting to change, when solves stop at max_iterations unconverged.
 func TestSemiImplicitRunReportsSolver(t *testing.T) {
 	for _, c := range []struct {
-		solver string
+		solver []string // -set arguments on the demo
 		warn   bool
 	}{
-		{"[solver]\nintegrator = \"semi-implicit\"\n", false},
-		{"[solver]\nintegrator = \"semi-implicit\"\nmax_iterations = 1\ntolerance = 1e-9\n", true},
+		{[]string{"-set", `solver.integrator="semi-implicit"`}, false},
+		{[]string{"-set", `solver.integrator="semi-implicit"`, "-set", "solver.max_iterations=1", "-set", "solver.tolerance=1e-9"}, true},
 	} {
 		dir := t.TempDir()
-		path := filepath.Join(dir, "semi.toml")
-		if err := os.WriteFile(path, append(append([]byte{}, demoScene...), "\n"+c.solver...), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		var stderr bytes.Buffer
-		args := []string{"-quality", "draft", "-frames", "2", "-o", dir, path}
+		args := append([]string{"-quality", "draft", "-frames", "2", "-o", dir}, c.solver...)
 		if code := run(args, &bytes.Buffer{}, &stderr); code != 0 {
 			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
 		}
