@@ -117,6 +117,24 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 // one loop over the stencil, which BenchmarkRasterize measures 5-10% faster than a
 // loop for each.
 func scatterParticle(win *window[node], ker *kernel, ox, oy, oz int, m float64, v geom.Vec3, st *sym3f, invH float64) {
+	if useAVX2 {
+		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
+		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
+		c := scatterCoeffs{
+			mass: [4]float64{m, m * v[0], m * v[1], m * v[2]},
+			s0:   [4]float64{sxx, sxy, sxz, 0},
+			s1:   [4]float64{sxy, syy, syz, 0},
+			s2:   [4]float64{sxz, syz, szz, 0},
+		}
+		const mask = blockWidth - 1 // in bounds, as stencilOffset says
+		scatterRowsAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &c)
+		return
+	}
+	scatterParticleGo(win, ker, ox, oy, oz, m, v, st, invH)
+}
+
+// scatterParticleGo is scatterParticle in Go, which scatterRowsAVX2 does with vectors.
+func scatterParticleGo(win *window[node], ker *kernel, ox, oy, oz int, m float64, v geom.Vec3, st *sym3f, invH float64) {
 	mv := v.Scale(m)
 	// The force on node (a, b, c) is -V sigma grad w = -(S/h) h grad w with the
 	// stress S symmetric. h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), so
@@ -253,6 +271,20 @@ func (s *Sim) gatherVolumes() {
 // running sums to stay in registers. That is about two thirds of the multiply-adds of
 // summing node by node.
 func interpolate(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv geom.Vec3, hGrad linalg.Mat3) {
+	if useAVX2 {
+		var o gatherSums
+		const mask = blockWidth - 1 // in bounds, as stencilOffset says
+		interpolateAVX2(&nodes[ox&mask][oy&mask][oz&mask], ker, &o)
+		vPIC = geom.Vec3{o[0], o[1], o[2]}
+		dv = geom.Vec3{o[3], o[4], o[5]}
+		hGrad = linalg.Mat3{o[8], o[12], o[16], o[9], o[13], o[17], o[10], o[14], o[18]}
+		return vPIC, dv, hGrad
+	}
+	return interpolateGo(nodes, ker, ox, oy, oz)
+}
+
+// interpolateGo is interpolate in Go, which interpolateAVX2 does with vectors.
+func interpolateGo(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv geom.Vec3, hGrad linalg.Mat3) {
 	// Along z, for each (a, b): sums with Wz of v and dv, and with Dz of v. The weights
 	// stay in registers and the components are written out, so that every node value is
 	// loaded once at a fixed offset (a loop over components would address each load

@@ -1,0 +1,61 @@
+package simcore
+
+// The transfers' inner loops in AVX2 (transfer_avx2_amd64.s), used when the CPU has
+// it: Go emits no vector instructions, and the scatter and the gather, which add and
+// sum 64 nodes' values per particle, are most of the step. Each vector lane does the
+// very operations, in the very order, of the Go loops they replace (scatterParticle,
+// interpolate), with no fused multiply-add, so both give the same bits
+// (TestTransfersAVX2SameBits) and results do not depend on the machine.
+
+// useAVX2 says whether the transfers run their AVX2 loops: the CPU has AVX2 and the
+// operating system saves its registers. Tests turn it off to compare the two.
+var useAVX2 = hasAVX2()
+
+// hasAVX2 asks the CPU (CPUID leaves 1 and 7) and the operating system (XCR0: SSE and
+// AVX state saved) whether AVX2 instructions can run.
+func hasAVX2() bool {
+	if maxLeaf, _, _, _ := cpuid(0, 0); maxLeaf < 7 {
+		return false
+	}
+	const osxsave, avx = 1 << 27, 1 << 28
+	if _, _, ecx, _ := cpuid(1, 0); ecx&osxsave == 0 || ecx&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 {
+		return false
+	}
+	const avx2 = 1 << 5
+	_, ebx, _, _ := cpuid(7, 0)
+	return ebx&avx2 != 0
+}
+
+// cpuid executes CPUID with the given EAX and ECX.
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+// xgetbv returns XCR0 (XGETBV with ECX = 0).
+func xgetbv() (eax, edx uint32)
+
+// scatterCoeffs is what scatterRowsAVX2 needs of a particle besides its kernel, as
+// lanes: mass = (m, m v), and the columns of -S/h (S = V_p^n sigma_p, symmetric) that
+// make the force rows of scatterParticle, P = dab s0 + adb s1 and Q = wab s2, with a
+// zero fourth lane.
+type scatterCoeffs struct {
+	mass, s0, s1, s2 [4]float64
+}
+
+// scatterRowsAVX2 is scatterParticle's loop over the stencil: first is the stencil's
+// first node in the window.
+//
+//go:noescape
+func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
+
+// gatherSums is what interpolateAVX2 returns, four lanes at a time:
+// [0:4] (v_PIC, dv_x), [4:6] (dv_y, dv_z), [8:11] column 0 of h grad v,
+// [12:15] column 1, [16:19] column 2 (the lanes in between are scratch).
+type gatherSums [20]float64
+
+// interpolateAVX2 is interpolate's three passes: first is the stencil's first node in
+// the window.
+//
+//go:noescape
+func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums)

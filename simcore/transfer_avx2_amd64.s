@@ -1,0 +1,205 @@
+#include "textflag.h"
+
+// The transfers' inner loops in AVX2 (see transfer_avx2_amd64.go). Every lane does what
+// the Go loop does for one value, in the same order, with no fused multiply-add.
+// Window strides: a node is 56 bytes (mass, momentum, force), a row of 8 along z 448,
+// a plane 3584; a nodeVelocity is 48 bytes (v, dv), 384 per row, 3072 per plane.
+// kernel: W[axis][i] at 32*axis + 8*i, D[axis][i] at 96 + 32*axis + 8*i.
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv() (eax, edx uint32)
+TEXT ·xgetbv(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// SCATTER_NODE adds node c's share to the node at off(R8): Y5 = (m, m v) wab,
+// Y6 = P, Y7 = Q; W and D are the node's broadcast weight and slope along z.
+// mass, momentum += Y5 W; force += P W + Q D (lanes 0 and 1, then lane 2).
+#define SCATTER_NODE(off, W, D) \
+	VMULPD W, Y5, Y0; \
+	VADDPD off(R8), Y0, Y0; \
+	VMOVUPD Y0, off(R8); \
+	VMULPD W, Y6, Y0; \
+	VMULPD D, Y7, Y1; \
+	VADDPD Y1, Y0, Y0; \
+	VADDPD off+32(R8), X0, X1; \
+	VMOVUPD X1, off+32(R8); \
+	VEXTRACTF128 $1, Y0, X0; \
+	VADDSD off+48(R8), X0, X0; \
+	VMOVSD X0, off+48(R8)
+
+// func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
+TEXT ·scatterRowsAVX2(SB), NOSPLIT, $0-24
+	MOVQ first+0(FP), DI
+	MOVQ ker+8(FP), SI
+	MOVQ c+16(FP), DX
+	VBROADCASTSD 64(SI), Y8 // W[2][0..3]
+	VBROADCASTSD 72(SI), Y9
+	VBROADCASTSD 80(SI), Y10
+	VBROADCASTSD 88(SI), Y11
+	VBROADCASTSD 160(SI), Y12 // D[2][0..3]
+	VBROADCASTSD 168(SI), Y13
+	VBROADCASTSD 176(SI), Y14
+	VBROADCASTSD 184(SI), Y15
+	XORQ CX, CX // a, along x
+scatterA:
+	VMOVSD 0(SI)(CX*8), X3   // wa = W[0][a]
+	VMOVSD 96(SI)(CX*8), X4  // da = D[0][a]
+	MOVQ DI, R8
+	XORQ BX, BX // b, along y
+scatterB:
+	VMULSD 32(SI)(BX*8), X3, X0  // wab = wa W[1][b]
+	VMULSD 32(SI)(BX*8), X4, X1  // dab = da W[1][b]
+	VMULSD 128(SI)(BX*8), X3, X2 // adb = wa D[1][b]
+	VBROADCASTSD X0, Y0
+	VBROADCASTSD X1, Y1
+	VBROADCASTSD X2, Y2
+	VMULPD 0(DX), Y0, Y5  // (m, m v) wab
+	VMULPD 32(DX), Y1, Y6 // P = s0 dab + s1 adb
+	VMULPD 64(DX), Y2, Y7
+	VADDPD Y7, Y6, Y6
+	VMULPD 96(DX), Y0, Y7 // Q = s2 wab
+	SCATTER_NODE(0, Y8, Y12)
+	SCATTER_NODE(56, Y9, Y13)
+	SCATTER_NODE(112, Y10, Y14)
+	SCATTER_NODE(168, Y11, Y15)
+	ADDQ $448, R8
+	INCQ BX
+	CMPQ BX, $4
+	JLT scatterB
+	ADDQ $3584, DI
+	INCQ CX
+	CMPQ CX, $4
+	JLT scatterA
+	VZEROUPPER
+	RET
+
+// DOT4(a, b, c, d, W0, W1, W2, W3, dst, tmp) sets dst to
+// (W0 a + W1 b) + (W2 c + W3 d), as dot4 does, lane by lane; a, b, c, d are registers
+// or memory, the W registers.
+#define DOT4(a, b, c, d, W0, W1, W2, W3, dst, tmp) \
+	VMULPD a, W0, dst; \
+	VMULPD b, W1, tmp; \
+	VADDPD tmp, dst, dst; \
+	VMULPD c, W2, tmp; \
+	VMULPD d, W3, Y7; \
+	VADDPD Y7, tmp, tmp; \
+	VADDPD tmp, dst, dst
+
+// The same on the low two lanes.
+#define DOT4X(a, b, c, d, W0, W1, W2, W3, dst, tmp) \
+	VMULPD a, W0, dst; \
+	VMULPD b, W1, tmp; \
+	VADDPD tmp, dst, dst; \
+	VMULPD c, W2, tmp; \
+	VMULPD d, W3, X7; \
+	VADDPD X7, tmp, tmp; \
+	VADDPD tmp, dst, dst
+
+// BROADCAST_AXIS loads the weights W[axis] into Y8-Y11 and the slopes D[axis] into
+// Y12-Y15, broadcast.
+#define BROADCAST_AXIS(w) \
+	VBROADCASTSD w(SI), Y8; \
+	VBROADCASTSD w+8(SI), Y9; \
+	VBROADCASTSD w+16(SI), Y10; \
+	VBROADCASTSD w+24(SI), Y11; \
+	VBROADCASTSD w+96(SI), Y12; \
+	VBROADCASTSD w+104(SI), Y13; \
+	VBROADCASTSD w+112(SI), Y14; \
+	VBROADCASTSD w+120(SI), Y15
+
+// func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums)
+//
+// The frame holds the sums along z, 16 rows of 96 bytes at 0(SP): [0:4] W.(v, dv_x),
+// [4:6] W.(dv_y, dv_z), [8:12] D.(v, dv_x); then the sums along y, 4 of 128 bytes at
+// 1536(SP): [0:4] W W.(v, dv_x), [4:6] W W.(dv_y, dv_z), [8:12] D W.(v, dv_x),
+// [12:16] W D.(v, dv_x).
+TEXT ·interpolateAVX2(SB), $2048-24
+	MOVQ first+0(FP), DI
+	MOVQ ker+8(FP), SI
+	MOVQ out+16(FP), DX
+
+	// Along z: each of the 16 rows of 4 nodes.
+	BROADCAST_AXIS(64)
+	MOVQ SP, R9 // this row's sums
+	XORQ CX, CX
+gatherZA:
+	MOVQ DI, R8
+	XORQ BX, BX
+gatherZB:
+	VMOVUPD 0(R8), Y0 // (v, dv_x) of the four nodes
+	VMOVUPD 48(R8), Y1
+	VMOVUPD 96(R8), Y2
+	VMOVUPD 144(R8), Y3
+	DOT4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 0(R9)
+	DOT4(Y0, Y1, Y2, Y3, Y12, Y13, Y14, Y15, Y4, Y5)
+	VMOVUPD Y4, 64(R9)
+	DOT4X(32(R8), 80(R8), 128(R8), 176(R8), X8, X9, X10, X11, X4, X5)
+	VMOVUPD X4, 32(R9)
+	ADDQ $96, R9
+	ADDQ $384, R8
+	INCQ BX
+	CMPQ BX, $4
+	JLT gatherZB
+	ADDQ $3072, DI
+	INCQ CX
+	CMPQ CX, $4
+	JLT gatherZA
+
+	// Along y: for each a, its four rows of sums along z.
+	BROADCAST_AXIS(32)
+	MOVQ SP, R8
+	LEAQ 1536(SP), R9
+	XORQ CX, CX
+gatherY:
+	VMOVUPD 0(R8), Y0
+	VMOVUPD 96(R8), Y1
+	VMOVUPD 192(R8), Y2
+	VMOVUPD 288(R8), Y3
+	DOT4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 0(R9)
+	DOT4(Y0, Y1, Y2, Y3, Y12, Y13, Y14, Y15, Y4, Y5)
+	VMOVUPD Y4, 64(R9)
+	DOT4X(32(R8), 128(R8), 224(R8), 320(R8), X8, X9, X10, X11, X4, X5)
+	VMOVUPD X4, 32(R9)
+	DOT4(64(R8), 160(R8), 256(R8), 352(R8), Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 96(R9)
+	ADDQ $384, R8
+	ADDQ $128, R9
+	INCQ CX
+	CMPQ CX, $4
+	JLT gatherY
+
+	// Along x: the four sums along y.
+	BROADCAST_AXIS(0)
+	LEAQ 1536(SP), R8
+	VMOVUPD 0(R8), Y0
+	VMOVUPD 128(R8), Y1
+	VMOVUPD 256(R8), Y2
+	VMOVUPD 384(R8), Y3
+	DOT4(Y0, Y1, Y2, Y3, Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 0(DX) // v_PIC, dv_x
+	DOT4(Y0, Y1, Y2, Y3, Y12, Y13, Y14, Y15, Y4, Y5)
+	VMOVUPD Y4, 64(DX) // column 0 of h grad v
+	DOT4X(32(R8), 160(R8), 288(R8), 416(R8), X8, X9, X10, X11, X4, X5)
+	VMOVUPD X4, 32(DX) // dv_y, dv_z
+	DOT4(64(R8), 192(R8), 320(R8), 448(R8), Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 96(DX) // column 1
+	DOT4(96(R8), 224(R8), 352(R8), 480(R8), Y8, Y9, Y10, Y11, Y4, Y5)
+	VMOVUPD Y4, 128(DX) // column 2
+	VZEROUPPER
+	RET

@@ -1,0 +1,16 @@
+//go:build !amd64
+
+package simcore
+
+// Elsewhere than on amd64 the transfers run their Go loops only.
+const useAVX2 = false
+
+type scatterCoeffs struct {
+	mass, s0, s1, s2 [4]float64
+}
+
+type gatherSums [20]float64
+
+func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs) { panic("no AVX2") }
+
+func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums) { panic("no AVX2") }
