@@ -50,6 +50,16 @@ type kernel struct {
 // result the same bits. The axes are written out so that every access has a fixed
 // offset.
 func kernelAt(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
+	if useAVX2 {
+		var fl [4]float64
+		kernelAVX2(&x, invH, k, &fl)
+		return [3]int{int(fl[0]) - 1, int(fl[1]) - 1, int(fl[2]) - 1}
+	}
+	return kernelAtGo(x, invH, k)
+}
+
+// kernelAtGo is kernelAt in Go, which kernelAVX2 does with vectors.
+func kernelAtGo(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
 	return [3]int{
 		axisKernel(x[0]*invH, &k.W[0], &k.D[0]),
 		axisKernel(x[1]*invH, &k.W[1], &k.D[1]),

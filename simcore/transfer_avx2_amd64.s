@@ -203,3 +203,108 @@ gatherY:
 	VMOVUPD Y4, 128(DX) // column 2
 	VZEROUPPER
 	RET
+
+// Constants of the kernel's pieces (bspline.go's stencil1D), as float64 bits.
+DATA kernelConst<>+0(SB)/8, $0x3FF0000000000000  // 1
+DATA kernelConst<>+8(SB)/8, $0x4018000000000000  // 6
+DATA kernelConst<>+16(SB)/8, $0x3FE0000000000000 // 0.5
+DATA kernelConst<>+24(SB)/8, $0x3FE5555555555555 // 2.0/3
+DATA kernelConst<>+32(SB)/8, $0xBFE0000000000000 // -0.5
+DATA kernelConst<>+40(SB)/8, $0x3FF8000000000000 // 1.5
+DATA kernelConst<>+48(SB)/8, $0x4000000000000000 // 2
+DATA kernelConst<>+56(SB)/8, $0xBFF8000000000000 // -1.5
+DATA kernelConst<>+64(SB)/8, $0x8000000000000000 // the sign bit
+GLOBL kernelConst<>(SB), RODATA|NOPTR, $72
+
+// TRANSPOSE(a, b, c, d, out) stores the rows of the 4x4 matrix whose columns are a, b, c
+// and d (lanes x, y, z, unused) at out, 32 bytes a row, three rows: row k is lane k of
+// a, b, c, d. It overwrites Y0-Y3.
+#define TRANSPOSE(a, b, c, d, out) \
+	VUNPCKLPD b, a, Y0; \
+	VUNPCKHPD b, a, Y1; \
+	VUNPCKLPD d, c, Y2; \
+	VUNPCKHPD d, c, Y3; \
+	VPERM2F128 $0x20, Y2, Y0, a; \
+	VMOVUPD a, out(DI); \
+	VPERM2F128 $0x20, Y3, Y1, a; \
+	VMOVUPD a, out+32(DI); \
+	VPERM2F128 $0x31, Y2, Y0, a; \
+	VMOVUPD a, out+64(DI)
+
+// ROUND32 rounds the four lanes of r to float32 and back, as float64(float32(x)).
+#define ROUND32(r) \
+	VCVTPD2PSY r, X0; \
+	VCVTPS2PD X0, r
+
+// func kernelAVX2(x *geom.Vec3, invH float64, k *kernel, floor *[4]float64)
+//
+// kernelAt with the three axes in three lanes: axisKernel's operations in its order.
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), AX
+	MOVQ k+16(FP), DI
+	MOVQ floor+24(FP), DX
+	LEAQ kernelConst<>(SB), SI
+	VMOVUPD 0(AX), X0
+	VMOVSD 16(AX), X1
+	VINSERTF128 $1, X1, Y0, Y0        // (x, y, z, 0)
+	VBROADCASTSD invH+8(FP), Y1
+	VMULPD Y1, Y0, Y0                 // X = x invH
+	VROUNDPD $1, Y0, Y2               // floor(X)
+	VMOVUPD Y2, 0(DX)
+	VSUBPD Y2, Y0, Y3                 // f = X - floor(X)
+	VBROADCASTSD 0(SI), Y1
+	VSUBPD Y3, Y1, Y4                 // g = 1 - f
+	VMULPD Y3, Y3, Y5                 // f f
+	VMULPD Y4, Y4, Y6                 // g g
+	VBROADCASTSD 8(SI), Y1
+	VMULPD Y4, Y6, Y7                 // w0 = g g g / 6
+	VDIVPD Y1, Y7, Y7
+	VMULPD Y3, Y5, Y10                // w3 = f f f / 6
+	VDIVPD Y1, Y10, Y10
+	VBROADCASTSD 16(SI), Y1
+	VBROADCASTSD 24(SI), Y15
+	VMULPD Y1, Y3, Y14                // 0.5 f
+	VMULPD Y3, Y14, Y8                // w1 = 0.5 f f f - f f + 2/3
+	VMULPD Y3, Y8, Y8
+	VSUBPD Y5, Y8, Y8
+	VADDPD Y15, Y8, Y8
+	VMULPD Y3, Y14, Y14               // d3 = 0.5 f f
+	VMULPD Y1, Y4, Y9                 // w2 = 0.5 g g g - g g + 2/3
+	VMULPD Y4, Y9, Y9
+	VMULPD Y4, Y9, Y9
+	VSUBPD Y6, Y9, Y9
+	VADDPD Y15, Y9, Y9
+	VBROADCASTSD 32(SI), Y1
+	VMULPD Y1, Y4, Y11                // d0 = -0.5 g g
+	VMULPD Y4, Y11, Y11
+	VBROADCASTSD 48(SI), Y15
+	VBROADCASTSD 40(SI), Y1
+	VMULPD Y1, Y3, Y12                // d1 = 1.5 f f - 2 f
+	VMULPD Y3, Y12, Y12
+	VMULPD Y15, Y3, Y0
+	VSUBPD Y0, Y12, Y12
+	VBROADCASTSD 56(SI), Y1
+	VMULPD Y1, Y4, Y13                // d2 = -1.5 g g + 2 g
+	VMULPD Y4, Y13, Y13
+	VMULPD Y15, Y4, Y0
+	VADDPD Y0, Y13, Y13
+	// axisKernel: round w0, w2, w3, d0, d2, d3 to float32; w1 and d1 from the
+	// partition of unity, w1 = 1 - w0 - w2 - w3 and d1 = -d0 - d2 - d3.
+	ROUND32(Y7)
+	ROUND32(Y9)
+	ROUND32(Y10)
+	ROUND32(Y11)
+	ROUND32(Y13)
+	ROUND32(Y14)
+	VBROADCASTSD 0(SI), Y8
+	VSUBPD Y7, Y8, Y8
+	VSUBPD Y9, Y8, Y8
+	VSUBPD Y10, Y8, Y8
+	VBROADCASTSD 64(SI), Y12
+	VXORPD Y12, Y11, Y12
+	VSUBPD Y13, Y12, Y12
+	VSUBPD Y14, Y12, Y12
+	TRANSPOSE(Y7, Y8, Y9, Y10, 0)
+	TRANSPOSE(Y11, Y12, Y13, Y14, 96)
+	VZEROUPPER
+	RET

@@ -100,3 +100,32 @@ func TestStepAVX2SameBits(t *testing.T) {
 	}
 	t.Logf("%d particles, %d steps, t = %.4g s: the same bits", a.P.Len(), a.Steps, a.Time)
 }
+
+// TestKernelAVX2SameBits checks that kernelAVX2 gives kernelAt's weights, slopes and
+// first nodes to the bit, at random positions (negative ones included), on cell
+// boundaries and just off them.
+func TestKernelAVX2SameBits(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(2, 25))
+	for trial := range 20000 {
+		var x geom.Vec3
+		for a := range x {
+			switch rng.IntN(3) {
+			case 0:
+				x[a] = 200 * (rng.Float64() - 0.5)
+			case 1: // a node
+				x[a] = float64(rng.IntN(400)-200) * 0.01
+			default: // next to a node
+				x[a] = math.Nextafter(float64(rng.IntN(400)-200)*0.01, 2*rng.Float64()-1)
+			}
+		}
+		invH := 1 / (0.005 + 0.05*rng.Float64())
+		var kGo, kAVX kernel
+		bGo, bAVX := kernelAtGo(x, invH, &kGo), kernelAt(x, invH, &kAVX)
+		if bGo != bAVX || kGo != kAVX {
+			t.Fatalf("trial %d, x %v, 1/h %v: AVX2 base %v kernel %v, Go %v %v", trial, x, invH, bAVX, kAVX, bGo, kGo)
+		}
+	}
+}

@@ -2,6 +2,8 @@
 
 package simcore
 
+import "snowtools/levelset/geom"
+
 // Elsewhere than on amd64 the transfers run their Go loops only.
 const useAVX2 = false
 
@@ -14,3 +16,5 @@ type gatherSums [20]float64
 func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs) { panic("no AVX2") }
 
 func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums) { panic("no AVX2") }
+
+func kernelAVX2(x *geom.Vec3, invH float64, k *kernel, floor *[4]float64) { panic("no AVX2") }
