@@ -51,9 +51,8 @@ type kernel struct {
 // offset.
 func kernelAt(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
 	if useAVX2 {
-		var fl [4]float64
-		kernelAVX2(&x, invH, k, &fl)
-		return [3]int{int(fl[0]) - 1, int(fl[1]) - 1, int(fl[2]) - 1}
+		bx, by, bz := kernelAVX2(&x, invH, k)
+		return [3]int{bx, by, bz}
 	}
 	return kernelAtGo(x, invH, k)
 }
@@ -65,6 +64,27 @@ func kernelAtGo(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
 		axisKernel(x[1]*invH, &k.W[1], &k.D[1]),
 		axisKernel(x[2]*invH, &k.W[2], &k.D[2]),
 	}
+}
+
+// kernelsAhead gives the kernels of a block's particles, in order, computing each one
+// particle ahead of its use: the kernel is a chain of dependent operations (a
+// division, roundings), and computed just before the transfer that needs it, the CPU
+// waits for it; computed ahead, it runs alongside the previous particle's transfer.
+type kernelsAhead struct {
+	ker  [2]kernel
+	base [2][3]int
+}
+
+// next returns the kernel and first node of particle order[n], at x[order[n]], after
+// starting on particle order[n+1]'s; n runs from 0 up.
+func (ka *kernelsAhead) next(n int, order []int32, x []geom.Vec3, invH float64) (*kernel, [3]int) {
+	if n == 0 {
+		ka.base[0] = kernelAt(x[order[0]], invH, &ka.ker[0])
+	}
+	if n+1 < len(order) {
+		ka.base[(n+1)&1] = kernelAt(x[order[n+1]], invH, &ka.ker[(n+1)&1])
+	}
+	return &ka.ker[n&1], ka.base[n&1]
 }
 
 // axisKernel is kernelAt along one axis, X in cell units: stencil1D, rounded.

@@ -84,18 +84,18 @@ func (s *Sim) rasterize() {
 func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	p := s.P
 	invH := s.invH
-	var ker kernel
-	for k := g.start; k < g.end; k++ {
-		i := s.bins.order[k]
-		base := kernelAt(p.X[i], invH, &ker) // the weights the gather will compute again
+	var kernels kernelsAhead
+	order := s.bins.order[g.start:g.end]
+	for n, i := range order {
+		ker, base := kernels.next(n, order, p.X, invH) // the weights the gather will compute again
 		ox, oy, oz := stencilOffset(base)
-		scatterParticle(win, &ker, ox, oy, oz, float64(p.Mass[i]), p.V[i], &p.stress[i], invH) // 1 and 3
+		scatterParticle(win, ker, ox, oy, oz, float64(p.Mass[i]), p.V[i], &p.stress[i], invH) // 1 and 3
 		if p.Affine != nil {
 			E := ker.moments(p.X[i], invH)
-			scatterAffineMomentum(win, &ker, &E, ox, oy, oz, float64(p.Mass[i]), &p.Affine[i], s.cfg.H) // 1, APIC
+			scatterAffineMomentum(win, ker, &E, ox, oy, oz, float64(p.Mass[i]), &p.Affine[i], s.cfg.H) // 1, APIC
 		}
 		if len(s.pressed) > 0 {
-			scatterExternalForce(win, &ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
+			scatterExternalForce(win, ker, ox, oy, oz, s.pressDensity(p.X[i]).Scale(float64(p.Vol0[i]))) // 3, the presses
 		}
 	}
 	// Add the window into the grid and clear it for the next block. Blocks of one colour

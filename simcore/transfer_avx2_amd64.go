@@ -1,6 +1,9 @@
 package simcore
 
-import "snowtools/levelset/geom"
+import (
+	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
+)
 
 // The transfers' inner loops in AVX2 (transfer_avx2_amd64.s), used when the CPU has
 // it: Go emits no vector instructions, and the scatter and the gather, which add and
@@ -51,11 +54,16 @@ type scatterCoeffs struct {
 //go:noescape
 func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
 
-// kernelAVX2 is kernelAt with the axes in vector lanes: it sets k and stores
-// floor(x invH) in floor's first three lanes.
+// kernelAVX2 is kernelAt with the axes in vector lanes: it sets k and returns the
+// stencil's first node.
 //
 //go:noescape
-func kernelAVX2(x *geom.Vec3, invH float64, k *kernel, floor *[4]float64)
+func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int)
+
+// nearRotationAVX2 is nearRotation with the rows of the matrices in vector lanes.
+//
+//go:noescape
+func nearRotationAVX2(r, f *linalg.Mat3)
 
 // gatherSums is what interpolateAVX2 returns, four lanes at a time:
 // [0:4] (v_PIC, dv_x), [4:6] (dv_y, dv_z), [8:11] column 0 of h grad v,

@@ -236,13 +236,12 @@ GLOBL kernelConst<>(SB), RODATA|NOPTR, $72
 	VCVTPD2PSY r, X0; \
 	VCVTPS2PD X0, r
 
-// func kernelAVX2(x *geom.Vec3, invH float64, k *kernel, floor *[4]float64)
+// func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int)
 //
 // kernelAt with the three axes in three lanes: axisKernel's operations in its order.
-TEXT ·kernelAVX2(SB), NOSPLIT, $0-32
+TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), AX
 	MOVQ k+16(FP), DI
-	MOVQ floor+24(FP), DX
 	LEAQ kernelConst<>(SB), SI
 	VMOVUPD 0(AX), X0
 	VMOVSD 16(AX), X1
@@ -250,7 +249,17 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-32
 	VBROADCASTSD invH+8(FP), Y1
 	VMULPD Y1, Y0, Y0                 // X = x invH
 	VROUNDPD $1, Y0, Y2               // floor(X)
-	VMOVUPD Y2, 0(DX)
+	VCVTTSD2SIQ X2, AX                 // the first nodes, int(floor(X)) - 1
+	DECQ AX
+	MOVQ AX, bx+24(FP)
+	VPERMILPD $1, X2, X1
+	VCVTTSD2SIQ X1, AX
+	DECQ AX
+	MOVQ AX, by+32(FP)
+	VEXTRACTF128 $1, Y2, X1
+	VCVTTSD2SIQ X1, AX
+	DECQ AX
+	MOVQ AX, bz+40(FP)
 	VSUBPD Y2, Y0, Y3                 // f = X - floor(X)
 	VBROADCASTSD 0(SI), Y1
 	VSUBPD Y3, Y1, Y4                 // g = 1 - f
@@ -306,5 +315,69 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-32
 	VSUBPD Y14, Y12, Y12
 	TRANSPOSE(Y7, Y8, Y9, Y10, 0)
 	TRANSPOSE(Y11, Y12, Y13, Y14, 96)
+	VZEROUPPER
+	RET
+
+// CROSS(a, b, ayzx, azxy, byzx, bzxy, dst, tmp) sets dst to the cross product a x b
+// from the rotated copies of its operands: a.yzx b.zxy - a.zxy b.yzx, lane by lane
+// (a and b are unused; they name what the copies are of).
+#define CROSS(ayzx, azxy, byzx, bzxy, dst, tmp) \
+	VMULPD bzxy, ayzx, dst; \
+	VMULPD byzx, azxy, tmp; \
+	VSUBPD tmp, dst, dst
+
+// func nearRotationAVX2(r, f *linalg.Mat3)
+//
+// nearRotation with the rows of r in three vectors (x, y, z and a lane of scratch): the
+// rows of the cofactor matrix are cross products of two rows, row 1 x row 2 for row 0
+// and so on, and lane by lane they are nearRotation's differences of products, the
+// same bits. Y0-Y2 hold the rows, Y3-Y8 their rotated copies (yzx, zxy), Y9-Y11 the
+// cofactor rows.
+TEXT ·nearRotationAVX2(SB), NOSPLIT, $0-16
+	MOVQ r+0(FP), DI
+	MOVQ f+8(FP), SI
+	VMOVUPD 0(SI), Y0   // row 0 (and f[3], unused)
+	VMOVUPD 24(SI), Y1  // row 1 (and f[6])
+	VMOVUPD 48(SI), X2  // row 2, in two loads: f ends there
+	VMOVSD 64(SI), X3
+	VINSERTF128 $1, X3, Y2, Y2
+	LEAQ kernelConst<>(SB), SI
+	VBROADCASTSD 16(SI), Y15 // 0.5
+	MOVQ $3, CX
+nearRotationStep:
+	VPERMPD $0xC9, Y0, Y3 // yzx
+	VPERMPD $0xD2, Y0, Y4 // zxy
+	VPERMPD $0xC9, Y1, Y5
+	VPERMPD $0xD2, Y1, Y6
+	VPERMPD $0xC9, Y2, Y7
+	VPERMPD $0xD2, Y2, Y8
+	CROSS(Y5, Y6, Y7, Y8, Y9, Y12)  // c0 c1 c2: row 1 x row 2
+	CROSS(Y7, Y8, Y3, Y4, Y10, Y12) // c3 c4 c5: row 2 x row 0
+	CROSS(Y3, Y4, Y5, Y6, Y11, Y12) // c6 c7 c8: row 0 x row 1
+	// k = 0.5 / (r0 c0 + r1 c1 + r2 c2), summed left to right.
+	VMULPD Y9, Y0, Y12
+	VPERMILPD $1, X12, X13
+	VADDSD X13, X12, X13
+	VEXTRACTF128 $1, Y12, X14
+	VADDSD X14, X13, X13
+	VDIVSD X13, X15, X13
+	VBROADCASTSD X13, Y13
+	// r = 0.5 r + k c, row by row.
+	VMULPD Y15, Y0, Y0
+	VMULPD Y13, Y9, Y9
+	VADDPD Y9, Y0, Y0
+	VMULPD Y15, Y1, Y1
+	VMULPD Y13, Y10, Y10
+	VADDPD Y10, Y1, Y1
+	VMULPD Y15, Y2, Y2
+	VMULPD Y13, Y11, Y11
+	VADDPD Y11, Y2, Y2
+	DECQ CX
+	JNZ nearRotationStep
+	VMOVUPD Y0, 0(DI) // rows 0 and 1 (each spilling into the next, written after)
+	VMOVUPD Y1, 24(DI)
+	VMOVUPD X2, 48(DI)
+	VEXTRACTF128 $1, Y2, X3
+	VMOVSD X3, 64(DI)
 	VZEROUPPER
 	RET

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
 )
 
 // randomKernel returns the kernel of a random position and a random stencil offset in
@@ -126,6 +127,29 @@ func TestKernelAVX2SameBits(t *testing.T) {
 		bGo, bAVX := kernelAtGo(x, invH, &kGo), kernelAt(x, invH, &kAVX)
 		if bGo != bAVX || kGo != kAVX {
 			t.Fatalf("trial %d, x %v, 1/h %v: AVX2 base %v kernel %v, Go %v %v", trial, x, invH, bAVX, kAVX, bGo, kGo)
+		}
+	}
+}
+
+// TestNearRotationAVX2SameBits checks that nearRotationAVX2 gives nearRotation's
+// rotation to the bit, on random rotations times stretches within 5% of 1.
+func TestNearRotationAVX2SameBits(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(3, 25))
+	for trial := range 20000 {
+		q, w := linalg.RandomRotation(rng), linalg.RandomRotation(rng)
+		var s linalg.Mat3
+		for k := 0; k < 3; k++ {
+			s[4*k] = 1 + 0.1*(rng.Float64()-0.5)
+		}
+		f := q.Mul(s).Mul(w)
+		var rGo, rAVX linalg.Mat3
+		nearRotationGo(&rGo, &f)
+		nearRotation(&rAVX, &f)
+		if rGo != rAVX {
+			t.Fatalf("trial %d, F = %v: AVX2 %v, Go %v", trial, f, rAVX, rGo)
 		}
 	}
 }

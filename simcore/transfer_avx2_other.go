@@ -2,7 +2,10 @@
 
 package simcore
 
-import "snowtools/levelset/geom"
+import (
+	"snowtools/levelset/geom"
+	"snowtools/simcore/linalg"
+)
 
 // Elsewhere than on amd64 the transfers run their Go loops only.
 const useAVX2 = false
@@ -17,4 +20,6 @@ func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs) { panic("no AVX
 
 func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums) { panic("no AVX2") }
 
-func kernelAVX2(x *geom.Vec3, invH float64, k *kernel, floor *[4]float64) { panic("no AVX2") }
+func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int) { panic("no AVX2") }
+
+func nearRotationAVX2(r, f *linalg.Mat3) { panic("no AVX2") }
