@@ -6,6 +6,7 @@ import (
 
 	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/linalg"
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: each particle
@@ -55,10 +56,11 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 	for n, i := range order {
 		// The kernel rasterize used; the next particle's is computed ahead, before
 		// this one moves (advect), so its position is still x^n.
-		ker, base := kernels.next(n, order, p.X, invH)
+		ker, ox, oy, oz := kernels.next(n, order, p.X, invH)
 		x, v := &p.X[i], &p.V[i]
-		ox, oy, oz := stencilOffset(base)
-		vPIC, dv, gradV := interpolate(nodes, ker, ox, oy, oz) // for 7 and 8
+		var vPIC, dv geom.Vec3
+		var gradV linalg.Mat3
+		interpolateTo(nodes, ker, ox, oy, oz, &vPIC, &dv, &gradV) // for 7 and 8
 		for j := range gradV {
 			gradV[j] *= invH // from h grad v
 		}

@@ -87,9 +87,8 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	var kernels kernelsAhead
 	order := s.bins.order[g.start:g.end]
 	for n, i := range order {
-		ker, base := kernels.next(n, order, p.X, invH) // the weights the gather will compute again
-		ox, oy, oz := stencilOffset(base)
-		scatterParticle(win, ker, ox, oy, oz, float64(p.Mass[i]), p.V[i], &p.stress[i], invH) // 1 and 3
+		ker, ox, oy, oz := kernels.next(n, order, p.X, invH) // the weights the gather will compute again
+		scatterParticle(win, ker, ox, oy, oz, float64(p.Mass[i]), &p.V[i], &p.stress[i], invH) // 1 and 3
 		if p.Affine != nil {
 			E := ker.moments(p.X[i], invH)
 			scatterAffineMomentum(win, ker, &E, ox, oy, oz, float64(p.Mass[i]), &p.Affine[i], s.cfg.H) // 1, APIC
@@ -116,7 +115,7 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 // stage 3, the force of equation (6), f_i += -V_p^n sigma_p grad w_ip. The two share
 // one loop over the stencil, which BenchmarkRasterize measures 5-10% faster than a
 // loop for each.
-func scatterParticle(win *window[node], ker *kernel, ox, oy, oz int, m float64, v geom.Vec3, st *sym3f, invH float64) {
+func scatterParticle(win *window[node], ker *kernel, ox, oy, oz int, m float64, v *geom.Vec3, st *sym3f, invH float64) {
 	if useAVX2 {
 		sxx, syy, szz := -float64(st[0])*invH, -float64(st[1])*invH, -float64(st[2])*invH
 		sxy, sxz, syz := -float64(st[3])*invH, -float64(st[4])*invH, -float64(st[5])*invH
@@ -130,7 +129,7 @@ func scatterParticle(win *window[node], ker *kernel, ox, oy, oz int, m float64, 
 		scatterRowsAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &c)
 		return
 	}
-	scatterParticleGo(win, ker, ox, oy, oz, m, v, st, invH)
+	scatterParticleGo(win, ker, ox, oy, oz, m, *v, st, invH)
 }
 
 // scatterParticleGo is scatterParticle in Go, which scatterRowsAVX2 does with vectors.
@@ -271,16 +270,25 @@ func (s *Sim) gatherVolumes() {
 // running sums to stay in registers. That is about two thirds of the multiply-adds of
 // summing node by node.
 func interpolate(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int) (vPIC, dv geom.Vec3, hGrad linalg.Mat3) {
-	if useAVX2 {
-		var o gatherSums
-		const mask = blockWidth - 1 // in bounds, as stencilOffset says
-		interpolateAVX2(&nodes[ox&mask][oy&mask][oz&mask], ker, &o)
-		vPIC = geom.Vec3{o[0], o[1], o[2]}
-		dv = geom.Vec3{o[3], o[4], o[5]}
-		hGrad = linalg.Mat3{o[8], o[12], o[16], o[9], o[13], o[17], o[10], o[14], o[18]}
-		return vPIC, dv, hGrad
+	interpolateTo(nodes, ker, ox, oy, oz, &vPIC, &dv, &hGrad)
+	return vPIC, dv, hGrad
+}
+
+// interpolateTo is interpolate with its results written through pointers, which the
+// particle update uses: results returned by value are copied through the stack.
+func interpolateTo(nodes *window[nodeVelocity], ker *kernel, ox, oy, oz int, vPIC, dv *geom.Vec3, hGrad *linalg.Mat3) {
+	if !useAVX2 {
+		*vPIC, *dv, *hGrad = interpolateGo(nodes, ker, ox, oy, oz)
+		return
 	}
-	return interpolateGo(nodes, ker, ox, oy, oz)
+	var o gatherSums
+	const mask = blockWidth - 1 // in bounds, as stencilOffset says
+	interpolateAVX2(&nodes[ox&mask][oy&mask][oz&mask], ker, &o)
+	vPIC[0], vPIC[1], vPIC[2] = o[0], o[1], o[2]
+	dv[0], dv[1], dv[2] = o[3], o[4], o[5]
+	hGrad[0], hGrad[1], hGrad[2] = o[8], o[12], o[16]
+	hGrad[3], hGrad[4], hGrad[5] = o[9], o[13], o[17]
+	hGrad[6], hGrad[7], hGrad[8] = o[10], o[14], o[18]
 }
 
 // interpolateGo is interpolate in Go, which interpolateAVX2 does with vectors.

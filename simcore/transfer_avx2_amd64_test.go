@@ -56,7 +56,7 @@ func TestTransfersAVX2SameBits(t *testing.T) {
 			}
 		}
 		scatterParticleGo(&winGo, &ker, ox, oy, oz, m, v, &st, 100)
-		scatterParticle(&winAVX, &ker, ox, oy, oz, m, v, &st, 100)
+		scatterParticle(&winAVX, &ker, ox, oy, oz, m, &v, &st, 100)
 		if winGo != winAVX {
 			t.Fatalf("trial %d: the AVX2 scatter differs from the Go one", trial)
 		}
