@@ -87,7 +87,8 @@ func (s *Sim) rasterizeBlock(win *window[node], g *particleBlock) {
 	var kernels kernelsAhead
 	order := s.bins.order[g.start:g.end]
 	for n, i := range order {
-		ker, ox, oy, oz := kernels.next(n, order, p.X, invH) // the weights the gather will compute again
+		// The weights the gather will compute again:
+		ker, ox, oy, oz := kernels.next(n, order, p.X, invH)
 		scatterParticle(win, ker, ox, oy, oz, float64(p.Mass[i]), &p.V[i], &p.stress[i], invH) // 1 and 3
 		if p.Affine != nil {
 			E := ker.moments(p.X[i], invH)
