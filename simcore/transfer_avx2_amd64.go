@@ -1,6 +1,8 @@
 package simcore
 
 import (
+	"unsafe"
+
 	"snowtools/levelset/geom"
 	"snowtools/simcore/linalg"
 )
@@ -11,6 +13,19 @@ import (
 // very operations, in the very order, of the Go loops they replace (scatterParticle,
 // interpolate), with no fused multiply-add, so both give the same bits
 // (TestTransfersAVX2SameBits) and results do not depend on the machine.
+
+// The layouts that transfer_avx2_amd64.s assumes: each pair of array types fails to
+// compile unless the two sizes or offsets are equal.
+type (
+	_ [unsafe.Sizeof(node{}) - 64]byte
+	_ [64 - unsafe.Sizeof(node{})]byte
+	_ [unsafe.Offsetof(node{}.force) - 32]byte
+	_ [32 - unsafe.Offsetof(node{}.force)]byte
+	_ [unsafe.Sizeof(nodeVelocity{}) - 48]byte
+	_ [48 - unsafe.Sizeof(nodeVelocity{})]byte
+	_ [unsafe.Offsetof(kernel{}.D) - 96]byte
+	_ [96 - unsafe.Offsetof(kernel{}.D)]byte
+)
 
 // useAVX2 says whether the transfers run their AVX2 loops: the CPU has AVX2 and the
 // operating system saves its registers. Tests turn it off to compare the two.

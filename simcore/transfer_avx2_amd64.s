@@ -2,8 +2,8 @@
 
 // The transfers' inner loops in AVX2 (see transfer_avx2_amd64.go). Every lane does what
 // the Go loop does for one value, in the same order, with no fused multiply-add.
-// Window strides: a node is 56 bytes (mass, momentum, force), a row of 8 along z 448,
-// a plane 3584; a nodeVelocity is 48 bytes (v, dv), 384 per row, 3072 per plane.
+// Window strides: a node is 64 bytes (mass, momentum, force, pad), a row of 8 along z
+// 512, a plane 4096; a nodeVelocity is 48 bytes (v, dv), 384 per row, 3072 per plane.
 // kernel: W[axis][i] at 32*axis + 8*i, D[axis][i] at 96 + 32*axis + 8*i.
 
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
@@ -27,7 +27,7 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 
 // SCATTER_NODE adds node c's share to the node at off(R8): Y5 = (m, m v) wab,
 // Y6 = P, Y7 = Q; W and D are the node's broadcast weight and slope along z.
-// mass, momentum += Y5 W; force += P W + Q D (lanes 0 and 1, then lane 2).
+// mass, momentum += Y5 W; force (and the pad after it) += P W + Q D.
 #define SCATTER_NODE(off, W, D) \
 	VMULPD W, Y5, Y0; \
 	VADDPD off(R8), Y0, Y0; \
@@ -35,11 +35,8 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	VMULPD W, Y6, Y0; \
 	VMULPD D, Y7, Y1; \
 	VADDPD Y1, Y0, Y0; \
-	VADDPD off+32(R8), X0, X1; \
-	VMOVUPD X1, off+32(R8); \
-	VEXTRACTF128 $1, Y0, X0; \
-	VADDSD off+48(R8), X0, X0; \
-	VMOVSD X0, off+48(R8)
+	VADDPD off+32(R8), Y0, Y0; \
+	VMOVUPD Y0, off+32(R8)
 
 // func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
 TEXT ·scatterRowsAVX2(SB), NOSPLIT, $0-24
@@ -73,14 +70,14 @@ scatterB:
 	VADDPD Y7, Y6, Y6
 	VMULPD 96(DX), Y0, Y7 // Q = s2 wab
 	SCATTER_NODE(0, Y8, Y12)
-	SCATTER_NODE(56, Y9, Y13)
-	SCATTER_NODE(112, Y10, Y14)
-	SCATTER_NODE(168, Y11, Y15)
-	ADDQ $448, R8
+	SCATTER_NODE(64, Y9, Y13)
+	SCATTER_NODE(128, Y10, Y14)
+	SCATTER_NODE(192, Y11, Y15)
+	ADDQ $512, R8
 	INCQ BX
 	CMPQ BX, $4
 	JLT scatterB
-	ADDQ $3584, DI
+	ADDQ $4096, DI
 	INCQ CX
 	CMPQ CX, $4
 	JLT scatterA

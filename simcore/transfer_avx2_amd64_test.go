@@ -46,9 +46,9 @@ func TestTransfersAVX2SameBits(t *testing.T) {
 			for x := range winGo {
 				for y := range winGo[x] {
 					for z := range winGo[x][y] {
-						n := node{math.Abs(randomValue(rng)),
-							geom.Vec3{randomValue(rng), randomValue(rng), randomValue(rng)},
-							geom.Vec3{randomValue(rng), randomValue(rng), randomValue(rng)}}
+						n := node{mass: math.Abs(randomValue(rng)),
+							momentum: geom.Vec3{randomValue(rng), randomValue(rng), randomValue(rng)},
+							force:    geom.Vec3{randomValue(rng), randomValue(rng), randomValue(rng)}}
 						winGo[x][y][z], winAVX[x][y][z] = n, n
 						vel[x][y][z] = nodeVelocity{n.momentum, n.force}
 					}
