@@ -34,7 +34,7 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *linalg.Mat3) (jE, mu
 		nearRotation(&r, &fHat)
 		p.FE[i].set(&fHat)
 		jE = det
-		mu, lambda = pm.hardened(float64(p.JP[i]))
+		mu, lambda = hardenedAt(pm, p.JP[i])
 		kirchhoffStressPolar(&p.stress[i], &fHat, &r, jE, float64(p.Vol0[i]), mu, lambda)
 		return jE, mu, lambda
 	}
@@ -64,9 +64,27 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *linalg.Mat3) (jE, mu
 	return jE, mu, lambda
 }
 
+// hardenedAt is pm.hardened(jp): at J_P = 1, snow that has never yielded, the
+// factor exp(xi (1 - J_P)) is exactly 1 and the exponential is skipped.
+func hardenedAt(pm *ParticleMaterial, jp float32) (mu, lambda float64) {
+	if jp == 1 {
+		return float64(pm.Mu0), float64(pm.Lambda0)
+	}
+	return pm.hardened(float64(jp))
+}
+
 // trialElastic sets f to the trial elastic gradient F^_E = (I + dt grad v) F_E of
 // equation (11).
 func trialElastic(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
+	if useAVX2 {
+		trialElasticAVX2(f, fe, gradV, dt)
+		return
+	}
+	trialElasticGo(f, fe, gradV, dt)
+}
+
+// trialElasticGo is trialElastic in Go, which trialElasticAVX2 does with vectors.
+func trialElasticGo(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
 	for c := 0; c < 3; c++ {
 		e0, e1, e2 := float64(fe[c]), float64(fe[3+c]), float64(fe[6+c])
 		for r := 0; r < 3; r++ {

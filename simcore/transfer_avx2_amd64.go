@@ -80,6 +80,11 @@ func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int)
 //go:noescape
 func nearRotationAVX2(r, f *linalg.Mat3)
 
+// trialElasticAVX2 is trialElastic with the rows of the matrices in vector lanes.
+//
+//go:noescape
+func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64)
+
 // gatherSums is what interpolateAVX2 returns, four lanes at a time:
 // [0:4] (v_PIC, dv_x), [4:6] (dv_y, dv_z), [8:11] column 0 of h grad v,
 // [12:15] column 1, [16:19] column 2 (the lanes in between are scratch).

@@ -378,3 +378,39 @@ nearRotationStep:
 	VMOVSD X3, 64(DI)
 	VZEROUPPER
 	RET
+
+// func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64)
+//
+// trialElastic with the rows in vector lanes: row r of F^_E is row r of F_E plus
+// dt ((g_r0 row 0 + g_r1 row 1) + g_r2 row 2) of F_E, g = grad v, lane by lane
+// trialElastic's operations.
+TEXT ·trialElasticAVX2(SB), NOSPLIT, $0-32
+	MOVQ f+0(FP), DI
+	MOVQ fe+8(FP), SI
+	MOVQ gradV+16(FP), DX
+	VCVTPS2PD 0(SI), Y0  // row 0 of F_E (and fe[3], unused)
+	VCVTPS2PD 12(SI), Y1 // row 1 (and fe[6])
+	VCVTPS2PD 20(SI), Y2 // fe[5:9]: F_E ends there
+	VPERMPD $0x39, Y2, Y2 // row 2 (and fe[5])
+	VBROADCASTSD dt+24(FP), Y15
+#define TRIAL_ROW(g, row, dst) \
+	VBROADCASTSD g(DX), Y3; \
+	VBROADCASTSD g+8(DX), Y4; \
+	VBROADCASTSD g+16(DX), Y5; \
+	VMULPD Y0, Y3, Y3; \
+	VMULPD Y1, Y4, Y4; \
+	VADDPD Y4, Y3, Y3; \
+	VMULPD Y2, Y5, Y5; \
+	VADDPD Y5, Y3, Y3; \
+	VMULPD Y3, Y15, Y3; \
+	VADDPD Y3, row, dst
+	TRIAL_ROW(0, Y0, Y6)
+	TRIAL_ROW(24, Y1, Y7)
+	TRIAL_ROW(48, Y2, Y8)
+	VMOVUPD Y6, 0(DI) // rows 0 and 1 (each spilling into the next, written after)
+	VMOVUPD Y7, 24(DI)
+	VMOVUPD X8, 48(DI)
+	VEXTRACTF128 $1, Y8, X8
+	VMOVSD X8, 64(DI)
+	VZEROUPPER
+	RET

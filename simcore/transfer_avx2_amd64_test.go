@@ -153,3 +153,28 @@ func TestNearRotationAVX2SameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialElasticAVX2SameBits checks that trialElasticAVX2 gives trialElastic's
+// F^_E to the bit, on random F_E and velocity gradients.
+func TestTrialElasticAVX2SameBits(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("this CPU has no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(4, 25))
+	fes := make([]Mat3f, 1000) // F_E in a slice, as the particles hold them
+	for trial := range 20000 {
+		fe := &fes[trial%len(fes)]
+		var g linalg.Mat3
+		for k := range fe {
+			fe[k] = float32(randomValue(rng))
+			g[k] = randomValue(rng)
+		}
+		dt := 1e-3 * rng.Float64()
+		var fGo, fAVX linalg.Mat3
+		trialElasticGo(&fGo, fe, &g, dt)
+		trialElastic(&fAVX, fe, &g, dt)
+		if fGo != fAVX {
+			t.Fatalf("trial %d: AVX2 %v, Go %v", trial, fAVX, fGo)
+		}
+	}
+}

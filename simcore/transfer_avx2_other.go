@@ -23,3 +23,5 @@ func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums) { panic(
 func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int) { panic("no AVX2") }
 
 func nearRotationAVX2(r, f *linalg.Mat3) { panic("no AVX2") }
+
+func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) { panic("no AVX2") }
