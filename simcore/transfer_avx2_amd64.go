@@ -7,12 +7,14 @@ import (
 	"snowtools/simcore/linalg"
 )
 
-// The transfers' inner loops in AVX2 (transfer_avx2_amd64.s), used when the CPU has
+// The explicit step's hot loops in AVX2 (transfer_avx2_amd64.s), used when the CPU has
 // it: Go emits no vector instructions, and the scatter and the gather, which add and
-// sum 64 nodes' values per particle, are most of the step. Each vector lane does the
-// very operations, in the very order, of the Go loops they replace (scatterParticle,
-// interpolate), with no fused multiply-add, so both give the same bits
-// (TestTransfersAVX2SameBits) and results do not depend on the machine.
+// sum 64 nodes' values per particle, were half of the step. In AVX2 are the scatter
+// (scatterParticle), the gather (interpolate), the kernel's weights (kernelAt) and,
+// for stage 7, F^_E (trialElastic) and the Newton steps to R_E (nearRotation). Each
+// vector lane does the very operations, in the very order, of the Go code it replaces,
+// with no fused multiply-add, so both give the same bits (the tests
+// Test*AVX2SameBits) and results do not depend on the machine.
 
 // The layouts that transfer_avx2_amd64.s assumes: each pair of array types fails to
 // compile unless the two sizes or offsets are equal.

@@ -69,15 +69,24 @@ func TestTransfersAVX2SameBits(t *testing.T) {
 }
 
 // TestStepAVX2SameBits steps a snowball through its impact with and without the AVX2
-// loops and checks that every particle's state is the same to the bit.
+// loops, with each transfer, and checks that every particle's state is the same to
+// the bit.
 func TestStepAVX2SameBits(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("this CPU has no AVX2")
 	}
 	defer func() { useAVX2 = true }()
+	for _, transfer := range []Transfer{PICFLIP, APIC} {
+		t.Run(transfer.String(), func(t *testing.T) { stepsSameBits(t, transfer) })
+	}
+}
+
+// stepsSameBits is TestStepAVX2SameBits with one transfer.
+func stepsSameBits(t *testing.T, transfer Transfer) {
 	run := func(avx bool) *Sim {
 		useAVX2 = avx
 		cfg := DefaultConfig()
+		cfg.Transfer = transfer
 		cfg.H = 0.02
 		cfg.Domain = geom.Box{Max: geom.Vec3{0.6, 0.4, 0.6}}
 		src := ballSource(geom.Vec3{0.3, 0.12, 0.3}, 0.1, DefaultMaterial, 1)
@@ -95,7 +104,11 @@ func TestStepAVX2SameBits(t *testing.T) {
 		t.Fatalf("time %v against %v", b.Time, a.Time)
 	}
 	for i := range a.P.X {
-		if a.P.X[i] != b.P.X[i] || a.P.V[i] != b.P.V[i] || a.P.FE[i] != b.P.FE[i] || a.P.JP[i] != b.P.JP[i] {
+		same := a.P.X[i] == b.P.X[i] && a.P.V[i] == b.P.V[i] && a.P.FE[i] == b.P.FE[i] && a.P.JP[i] == b.P.JP[i]
+		if a.P.Affine != nil {
+			same = same && a.P.Affine[i] == b.P.Affine[i]
+		}
+		if !same {
 			t.Fatalf("particle %d: x %v v %v against %v %v", i, b.P.X[i], b.P.V[i], a.P.X[i], a.P.V[i])
 		}
 	}
