@@ -17,8 +17,16 @@ import (
 // Test*AVX2SameBits) and results do not depend on the machine.
 
 // The layouts that transfer_avx2_amd64.s assumes: each pair of array types fails to
-// compile unless the two sizes or offsets are equal.
+// compile unless the two sizes or offsets are equal. The assembly has no bounds
+// checks: it reaches 4x4x4 nodes from the stencil's first node with the strides of an
+// 8x8x8 window (row 512 bytes, plane 4096 for node; 384 and 3072 for nodeVelocity), and
+// the callers pass that first node at offsets masked to blockWidth-1 = 3, so that
+// 3 + 3 < windowWidth keeps every access inside the window.
 type (
+	_ [windowWidth - 8]byte
+	_ [8 - windowWidth]byte
+	_ [blockWidth - 4]byte
+	_ [4 - blockWidth]byte
 	_ [unsafe.Sizeof(node{}) - 64]byte
 	_ [64 - unsafe.Sizeof(node{})]byte
 	_ [unsafe.Offsetof(node{}.force) - 32]byte
