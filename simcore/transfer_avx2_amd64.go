@@ -14,7 +14,10 @@ import (
 // for stage 7, F^_E (trialElastic) and the Newton steps to R_E (nearRotation). Each
 // vector lane does the very operations, in the very order, of the Go code it replaces,
 // with no fused multiply-add, so both give the same bits (the tests
-// Test*AVX2SameBits) and results do not depend on the machine.
+// Test*AVX2SameBits) and, at the default GOAMD64 (v1, v2), a binary's results do not
+// depend on whether the CPU has AVX2. (The Go specification lets the compiler fuse
+// x*y + z, and it does on arm64 and at GOAMD64=v3 and above; a v3 binary needs AVX2
+// anyway, so it always runs these loops, and the tests skip there.)
 
 // The layouts that transfer_avx2_amd64.s assumes: each pair of array types fails to
 // compile unless the two sizes or offsets are equal. The assembly has no bounds
