@@ -76,24 +76,24 @@ type scatterCoeffs struct {
 	mass, s0, s1, s2 [4]float64
 }
 
-// scatterRowsAVX2 is scatterParticle's loop over the stencil: first is the stencil's
+// scatterRowsAVX2 is scatterParticleGo's loop over the stencil: first is the stencil's
 // first node in the window.
 //
 //go:noescape
 func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
 
-// kernelAVX2 is kernelAt with the axes in vector lanes: it sets k and returns the
+// kernelAVX2 is kernelAtGo with the axes in vector lanes: it sets k and returns the
 // stencil's first node.
 //
 //go:noescape
 func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int)
 
-// nearRotationAVX2 is nearRotation with the rows of the matrices in vector lanes.
+// nearRotationAVX2 is nearRotationGo with the rows of the matrices in vector lanes.
 //
 //go:noescape
 func nearRotationAVX2(r, f *linalg.Mat3)
 
-// trialElasticAVX2 is trialElastic with the rows of the matrices in vector lanes.
+// trialElasticAVX2 is trialElasticGo with the rows of the matrices in vector lanes.
 //
 //go:noescape
 func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64)
@@ -103,7 +103,7 @@ func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64)
 // [12:15] column 1, [16:19] column 2 (the lanes in between are scratch).
 type gatherSums [20]float64
 
-// interpolateAVX2 is interpolate's three passes: first is the stencil's first node in
+// interpolateAVX2 is interpolateGo's three passes: first is the stencil's first node in
 // the window.
 //
 //go:noescape

@@ -1,7 +1,21 @@
 #include "textflag.h"
 
 // The transfers' inner loops in AVX2 (see transfer_avx2_amd64.go). Every lane does what
-// the Go loop does for one value, in the same order, with no fused multiply-add.
+// the Go loop does for one value, in the same order, with no fused multiply-add. Each
+// routine's reference, which says the math and which the tests Test*AVX2SameBits
+// compare it with to the bit, is a Go function:
+//
+//	scatterRowsAVX2    scatterParticleGo (transfer.go): stages 1 and 3, m w, m v w and
+//	                   -V sigma grad w added to the stencil's 64 nodes
+//	interpolateAVX2    interpolateGo (transfer.go): stages 7 and 8, v_PIC, dv and
+//	                   h grad v summed over the 64 nodes, z, then y, then x
+//	kernelAVX2         kernelAtGo and axisKernel (bspline.go): the cubic B-spline's
+//	                   weights and slopes on each axis, and the first node
+//	nearRotationAVX2   nearRotationGo (deformation.go): three Newton steps
+//	                   R = (R + R^-T) / 2 towards the rotation of F^_E
+//	trialElasticAVX2   trialElasticGo (deformation.go): F^_E = (I + dt grad v) F_E
+//
+// cpuid and xgetbv serve hasAVX2 (transfer_avx2_amd64.go), which decides useAVX2.
 // Window strides: a node is 64 bytes (mass, momentum, force, pad), a row of 8 along z
 // 512, a plane 4096; a nodeVelocity is 48 bytes (v, dv), 384 per row, 3072 per plane.
 // kernel: W[axis][i] at 32*axis + 8*i, D[axis][i] at 96 + 32*axis + 8*i.
@@ -39,6 +53,10 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	VMOVUPD Y0, off+32(R8)
 
 // func scatterRowsAVX2(first *node, ker *kernel, c *scatterCoeffs)
+//
+// scatterParticleGo's loop over the stencil, for a along x and b along y: wab = Wx Wy,
+// dab = Dx Wy, adb = Wx Dy from scalars, then the four nodes along z at once, their
+// Wz and Dz broadcast in Y8-Y15 for the whole routine.
 TEXT ·scatterRowsAVX2(SB), NOSPLIT, $0-24
 	MOVQ first+0(FP), DI
 	MOVQ ker+8(FP), SI
@@ -120,6 +138,7 @@ scatterB:
 
 // func interpolateAVX2(first *nodeVelocity, ker *kernel, out *gatherSums)
 //
+// interpolateGo's three passes, sums along z, then y, then x, each dot4's order.
 // The frame holds the sums along z, 16 rows of 96 bytes at 0(SP): [0:4] W.(v, dv_x),
 // [4:6] W.(dv_y, dv_z), [8:12] D.(v, dv_x); then the sums along y, 4 of 128 bytes at
 // 1536(SP): [0:4] W W.(v, dv_x), [4:6] W W.(dv_y, dv_z), [8:12] D W.(v, dv_x),
@@ -235,7 +254,7 @@ GLOBL kernelConst<>(SB), RODATA|NOPTR, $72
 
 // func kernelAVX2(x *geom.Vec3, invH float64, k *kernel) (bx, by, bz int)
 //
-// kernelAt with the three axes in three lanes: axisKernel's operations in its order.
+// kernelAtGo with the three axes in three lanes: axisKernel's operations in its order.
 TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
 	MOVQ x+0(FP), AX
 	MOVQ k+16(FP), DI
@@ -325,7 +344,7 @@ TEXT ·kernelAVX2(SB), NOSPLIT, $0-48
 
 // func nearRotationAVX2(r, f *linalg.Mat3)
 //
-// nearRotation with the rows of r in three vectors (x, y, z and a lane of scratch): the
+// nearRotationGo with the rows of r in three vectors (x, y, z and a lane of scratch): the
 // rows of the cofactor matrix are cross products of two rows, row 1 x row 2 for row 0
 // and so on, and lane by lane they are nearRotation's differences of products, the
 // same bits. Y0-Y2 hold the rows, Y3-Y8 their rotated copies (yzx, zxy), Y9-Y11 the
@@ -381,9 +400,9 @@ nearRotationStep:
 
 // func trialElasticAVX2(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64)
 //
-// trialElastic with the rows in vector lanes: row r of F^_E is row r of F_E plus
+// trialElasticGo with the rows in vector lanes: row r of F^_E is row r of F_E plus
 // dt ((g_r0 row 0 + g_r1 row 1) + g_r2 row 2) of F_E, g = grad v, lane by lane
-// trialElastic's operations.
+// trialElasticGo's operations.
 TEXT ·trialElasticAVX2(SB), NOSPLIT, $0-32
 	MOVQ f+0(FP), DI
 	MOVQ fe+8(FP), SI
