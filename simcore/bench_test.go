@@ -34,7 +34,9 @@ func heapInUse() uint64 {
 }
 
 // BenchmarkStep measures the explicit time step on the snowball as it hits the ground,
-// reporting particle-steps per second and the heap bytes per particle, grid included.
+// reporting particle-steps per second, the CPU time per particle-step (all threads,
+// from getrusage: on a machine shared with other work it moves less than the wall
+// time) and the heap bytes per particle, grid included.
 func BenchmarkStep(b *testing.B) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
@@ -47,6 +49,7 @@ func BenchmarkStep(b *testing.B) {
 				}
 			}
 			b.ReportAllocs()
+			cpu0, cpuKnown := processCPU()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if err := s.Step(s.stableDt()); err != nil {
@@ -56,6 +59,9 @@ func BenchmarkStep(b *testing.B) {
 			b.StopTimer()
 			n := float64(s.P.Len())
 			b.ReportMetric(n*float64(b.N)/b.Elapsed().Seconds(), "particle-steps/s")
+			if cpu1, ok := processCPU(); ok && cpuKnown {
+				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/(n*float64(b.N)), "cpu-ns/particle-step")
+			}
 			b.ReportMetric(float64(heapInUse()-base)/n, "B/particle")
 			b.ReportMetric(n, "particles")
 			runtime.KeepAlive(s)

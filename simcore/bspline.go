@@ -50,11 +50,58 @@ type kernel struct {
 // result the same bits. The axes are written out so that every access has a fixed
 // offset.
 func kernelAt(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
+	if useAVX2 {
+		bx, by, bz := kernelAVX2(&x, invH, k)
+		return [3]int{bx, by, bz}
+	}
+	return kernelAtGo(x, invH, k)
+}
+
+// kernelAtGo is kernelAt in Go, which kernelAVX2 does with vectors.
+func kernelAtGo(x geom.Vec3, invH float64, k *kernel) (base [3]int) {
 	return [3]int{
 		axisKernel(x[0]*invH, &k.W[0], &k.D[0]),
 		axisKernel(x[1]*invH, &k.W[1], &k.D[1]),
 		axisKernel(x[2]*invH, &k.W[2], &k.D[2]),
 	}
+}
+
+// kernelsAhead gives the kernels of a block's particles, in order, computing each one
+// particle ahead of its use: the kernel is a chain of dependent operations (a
+// division, roundings), and computed just before the transfer that needs it, the CPU
+// waits for it; computed ahead, it runs alongside the previous particle's transfer.
+// It keeps the stencils' offsets in the window (stencilOffset) as scalars: arrays
+// passed or returned by value are copied through the stack, which stalls.
+type kernelsAhead struct {
+	ker [2]kernel
+	off [2][3]int
+}
+
+// next returns the kernel and stencil offset of particle order[n], at x[order[n]],
+// after starting on particle order[n+1]'s; n runs from 0 up.
+func (ka *kernelsAhead) next(n int, order []int32, x []geom.Vec3, invH float64) (ker *kernel, ox, oy, oz int) {
+	if n == 0 {
+		ka.compute(0, &x[order[0]], invH)
+	}
+	if n+1 < len(order) {
+		ka.compute((n+1)&1, &x[order[n+1]], invH)
+	}
+	o := &ka.off[n&1]
+	return &ka.ker[n&1], o[0], o[1], o[2]
+}
+
+// compute sets kernel slot to the kernel of a particle at x.
+func (ka *kernelsAhead) compute(slot int, x *geom.Vec3, invH float64) {
+	var bx, by, bz int
+	if useAVX2 {
+		bx, by, bz = kernelAVX2(x, invH, &ka.ker[slot])
+	} else {
+		b := kernelAtGo(*x, invH, &ka.ker[slot])
+		bx, by, bz = b[0], b[1], b[2]
+	}
+	const m = blockWidth - 1 // stencilOffset
+	o := &ka.off[slot]
+	o[0], o[1], o[2] = bx&m, by&m, bz&m
 }
 
 // axisKernel is kernelAt along one axis, X in cell units: stencil1D, rounded.

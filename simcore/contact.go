@@ -69,7 +69,7 @@ func (s *Sim) markGroupContacts(ws *workerScratch, g *particleBlock, dt, t1 floa
 	for k := g.start; k < g.end; k++ {
 		i := s.bins.order[k]
 		x, v := &p.X[i], &p.V[i]
-		cs := collider.InReach(near, s.colliders, *v, dt, h)
+		cs := collider.InReach(near, s.colliders, v, dt, h)
 		if len(cs) == 0 {
 			continue
 		}
@@ -103,7 +103,7 @@ func (s *Sim) markStencil(g *particleBlock, base [3]int) {
 func (s *Sim) collideNode(near []collider.Collider, bi, k int, x, vn, v *geom.Vec3, dt, t1 float64) {
 	if s.contact[bi*blockNodes+k] {
 		s.collide(near, x, v, dt, t1)
-	} else if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
+	} else if cs := collider.InReach(near, s.colliders, v, dt, s.cfg.H); len(cs) > 0 {
 		*v = collider.CollideReceding(cs, *x, *vn, *v, dt, t1)
 	}
 }

@@ -26,15 +26,15 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *linalg.Mat3) (jE, mu
 	trialElastic(&fHat, &p.FE[i], gradV, dt)
 	lo, hi := 1-float64(pm.ThetaC), 1+float64(pm.ThetaS)
 
-	if singularValuesWithin(&fHat, lo, hi) {
+	if det := fHat.Det(); singularValuesWithinDet(&fHat, det, lo, hi) {
 		// Nothing to clamp, which is most particles in most steps: F_E = F^_E, J_P is
 		// unchanged, and the stress needs only R_E, which a few Newton steps give for
 		// an F_E this close to a rotation, at a fraction of the cost of an SVD.
 		var r linalg.Mat3
 		nearRotation(&r, &fHat)
 		p.FE[i].set(&fHat)
-		jE = fHat.Det()
-		mu, lambda = pm.hardened(float64(p.JP[i]))
+		jE = det
+		mu, lambda = hardenedAt(pm, p.JP[i])
 		kirchhoffStressPolar(&p.stress[i], &fHat, &r, jE, float64(p.Vol0[i]), mu, lambda)
 		return jE, mu, lambda
 	}
@@ -64,9 +64,27 @@ func (s *Sim) updateDeformation(i int32, dt float64, gradV *linalg.Mat3) (jE, mu
 	return jE, mu, lambda
 }
 
+// hardenedAt is pm.hardened(jp): at J_P = 1, snow that has never yielded, the
+// factor exp(xi (1 - J_P)) is exactly 1 and the exponential is skipped.
+func hardenedAt(pm *ParticleMaterial, jp float32) (mu, lambda float64) {
+	if jp == 1 {
+		return float64(pm.Mu0), float64(pm.Lambda0)
+	}
+	return pm.hardened(float64(jp))
+}
+
 // trialElastic sets f to the trial elastic gradient F^_E = (I + dt grad v) F_E of
 // equation (11).
 func trialElastic(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
+	if useAVX2 {
+		trialElasticAVX2(f, fe, gradV, dt)
+		return
+	}
+	trialElasticGo(f, fe, gradV, dt)
+}
+
+// trialElasticGo is trialElastic in Go, which trialElasticAVX2 does with vectors.
+func trialElasticGo(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
 	for c := 0; c < 3; c++ {
 		e0, e1, e2 := float64(fe[c]), float64(fe[3+c]), float64(fe[6+c])
 		for r := 0; r < 3; r++ {
@@ -82,7 +100,12 @@ func trialElastic(f *linalg.Mat3, fe *Mat3f, gradV *linalg.Mat3, dt float64) {
 // decides. A singular value within rounding of lo or hi may go either way; both answers
 // are right to that rounding. NaN gives false.
 func singularValuesWithin(f *linalg.Mat3, lo, hi float64) bool {
-	if !(f.Det() > 0) {
+	return singularValuesWithinDet(f, f.Det(), lo, hi)
+}
+
+// singularValuesWithinDet is singularValuesWithin given det f, which stage 7 needs too.
+func singularValuesWithinDet(f *linalg.Mat3, det, lo, hi float64) bool {
+	if !(det > 0) {
 		return false
 	}
 	// c = f^T f, symmetric: c_ij = column i . column j.
@@ -110,6 +133,15 @@ func positiveDefinite(a, b, c, d, e, f float64) bool {
 // error |sigma - 1| each step and halves it: from the 0.025 of theta_c, three steps
 // reach 1e-15.
 func nearRotation(r, f *linalg.Mat3) {
+	if useAVX2 {
+		nearRotationAVX2(r, f)
+		return
+	}
+	nearRotationGo(r, f)
+}
+
+// nearRotationGo is nearRotation in Go, which nearRotationAVX2 does with vectors.
+func nearRotationGo(r, f *linalg.Mat3) {
 	*r = *f
 	for range 3 {
 		// The cofactors of r, which are det(r) r^-T.

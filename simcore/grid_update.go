@@ -95,10 +95,13 @@ func (n *node) velocityStar(vn, vStar, gravity *geom.Vec3, decay, dt float64) {
 // velocity v of a point at x, moving for dt, non-penetrating against the colliders
 // that touch x + dt v at time t1. near are the colliders within reach of the point's
 // block (see collider.InReach). The vectors go by pointer as in the particle update's
-// other stages (particle_update.go).
+// other stages (particle_update.go), and v is read component by component: the
+// particle update has just written it so, and reading it whole as *v waits for those
+// stores. Most points are slow and have no collider near their block, so InReach
+// (inlined) returns none and nothing else runs.
 func (s *Sim) collide(near []collider.Collider, x, v *geom.Vec3, dt, t1 float64) {
-	if cs := collider.InReach(near, s.colliders, *v, dt, s.cfg.H); len(cs) > 0 {
-		*v = collider.Collide(cs, *x, *v, dt, t1)
+	if cs := collider.InReach(near, s.colliders, v, dt, s.cfg.H); len(cs) > 0 {
+		*v = collider.Collide(cs, *x, geom.Vec3{v[0], v[1], v[2]}, dt, t1)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/linalg"
 )
 
 // updateParticles is stages 7 to 10 for every particle, in one pass: each particle
@@ -50,12 +51,16 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 
 	near := s.groupColliders(ws, g, t1)
 
-	var ker kernel
-	for k := g.start; k < g.end; k++ {
-		i := s.bins.order[k]
+	var kernels kernelsAhead
+	order := s.bins.order[g.start:g.end]
+	for n, i := range order {
+		// The kernel rasterize used; the next particle's is computed ahead, before
+		// this one moves (advect), so its position is still x^n.
+		ker, ox, oy, oz := kernels.next(n, order, p.X, invH)
 		x, v := &p.X[i], &p.V[i]
-		ox, oy, oz := stencilOffset(kernelAt(*x, invH, &ker))
-		vPIC, dv, gradV := interpolate(nodes, &ker, ox, oy, oz) // for 7 and 8
+		var vPIC, dv geom.Vec3
+		var gradV linalg.Mat3
+		interpolateTo(nodes, ker, ox, oy, oz, &vPIC, &dv, &gradV) // for 7 and 8
 		for j := range gradV {
 			gradV[j] *= invH // from h grad v
 		}
@@ -63,7 +68,7 @@ func (s *Sim) updateBlock(ws *workerScratch, g *particleBlock, dt, t1 float64) {
 		if p.Affine != nil {
 			*v = vPIC // 8, APIC: v_p is the PIC velocity, C_p from the same nodes
 			E := ker.moments(*x, invH)
-			C := gatherAffine(nodes, &ker, &E, ox, oy, oz, invH)
+			C := gatherAffine(nodes, ker, &E, ox, oy, oz, invH)
 			p.Affine[i].set(&C)
 		} else {
 			blendPICFLIP(v, alpha, &vPIC, &dv) // 8

@@ -158,10 +158,12 @@ func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 }
 
 // InReach returns the colliders to test for a point moving at v for dt: those that
-// nearby found within its block's reach, which allows one cell of motion, or all of
-// them for a point that moves farther in the step.
-func InReach(near, all []Collider, v geom.Vec3, dt, h float64) []Collider {
-	if dt*dt*v.Dot(v) > h*h {
+// nearby found within its block's reach, which allows one cell of motion (|v| dt <= h),
+// or all of them for a point that moves farther in the step. v goes by pointer and is
+// read component by component: the solver's hot loops call it (inlined) on a velocity
+// they have just written so, and a copy of the whole vector would wait for those stores.
+func InReach(near, all []Collider, v *geom.Vec3, dt, h float64) []Collider {
+	if dt*dt*(v[0]*v[0]+v[1]*v[1]+v[2]*v[2]) > h*h {
 		return all
 	}
 	return near

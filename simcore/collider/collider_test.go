@@ -181,3 +181,31 @@ func TestCollideReceding(t *testing.T) {
 		t.Errorf("Collide: plate moving into a point at rest: %v, want the plate's velocity", got)
 	}
 }
+
+// InReach keeps the block's colliders for a point that moves at most one cell, |v| dt
+// <= h (the boundary included), and returns them all for one that moves farther, along
+// any axis or diagonally.
+func TestInReach(t *testing.T) {
+	floor := &MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{}, Normal: geom.Vec3{0, 1, 0}}}
+	wall := &MovingShape{Shape: geom.HalfSpace{Point: geom.Vec3{}, Normal: geom.Vec3{1, 0, 0}}}
+	nearBy, all := []Collider{floor}, []Collider{floor, wall}
+	const dt, h = 0.5, 0.25 // a point reaches one cell at |v| = 0.5
+	cases := []struct {
+		v   geom.Vec3
+		far bool
+	}{
+		{geom.Vec3{}, false},
+		{geom.Vec3{0.5, 0, 0}, false}, // exactly one cell
+		{geom.Vec3{0, 0, -0.5}, false},
+		{geom.Vec3{0.3, 0.4, 0}, false}, // |v| = 0.5 diagonally
+		{geom.Vec3{math.Nextafter(0.5, 1), 0, 0}, true},
+		{geom.Vec3{0, -0.6, 0}, true},
+		{geom.Vec3{0.3, 0.3, 0.3}, true}, // |v| = 0.52, no component above 0.5
+	}
+	for _, c := range cases {
+		got := InReach(nearBy, all, &c.v, dt, h)
+		if want := map[bool]int{false: 1, true: 2}[c.far]; len(got) != want {
+			t.Errorf("v = %v: %d colliders, want %d", c.v, len(got), want)
+		}
+	}
+}
