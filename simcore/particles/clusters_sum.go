@@ -12,7 +12,7 @@ import "math"
 // carries.
 type exactSum struct {
 	limbs [exactLimbs]uint64
-	added int // additions since the last carry
+	added uint32 // additions since the last carry (a uint32, so that 1<<31 fits on 32-bit platforms too)
 }
 
 const exactLimbs = 9 // 8 for the 254 binary exponents of float32, 1 for the carries
