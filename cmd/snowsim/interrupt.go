@@ -29,7 +29,7 @@ type interruptWatch struct {
 // second one, what howToGoOn says.
 func watchInterrupts(log io.Writer, howToGoOn func() string) *interruptWatch {
 	w := &interruptWatch{signals: make(chan os.Signal, 2), first: make(chan os.Signal, 1)}
-	signal.Notify(w.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
+	signal.Notify(w.signals, stopSignals...)
 	go func() {
 		sig, ok := <-w.signals
 		if !ok {

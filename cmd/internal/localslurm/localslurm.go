@@ -26,7 +26,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -448,22 +447,6 @@ func (c *Cluster) stopDaemons() error {
 	return errors.Join(errs...)
 }
 
-// stop sends SIGTERM to pid and waits up to 10 s for it to end, then sends SIGKILL
-// and waits up to 5 s more.
-func stop(pid int) error {
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		return err
-	}
-	if waitGone(pid, 10*time.Second) {
-		return nil
-	}
-	syscall.Kill(pid, syscall.SIGKILL)
-	if waitGone(pid, 5*time.Second) {
-		return nil
-	}
-	return errors.New("still running 5 s after SIGKILL")
-}
-
 // waitGone waits until process pid has ended, at most timeout; it reports whether it
 // has.
 func waitGone(pid int, timeout time.Duration) bool {
@@ -475,14 +458,6 @@ func waitGone(pid int, timeout time.Duration) bool {
 			return false
 		}
 	}
-}
-
-// ProcessRunning reports whether process pid exists (this user's or another's) and
-// has not ended. A zombie (ended, its parent not yet told) has ended: a daemon's
-// parent is init, not this process, and a zombie holds no port or file.
-func ProcessRunning(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return (err == nil || errors.Is(err, syscall.EPERM)) && !zombie(pid)
 }
 
 // zombie reports whether process pid has ended but not been reaped (state Z in
