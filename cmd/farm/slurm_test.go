@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"snowtools/cmd/internal/localslurm/slurmtest"
+	"snowtools/cmd/internal/seq"
 	"snowtools/formats/prt"
 )
 
@@ -194,8 +195,10 @@ func sameFiles(t *testing.T, got, want string, first, last int) {
 	}
 }
 
+// outputName is the file of frame f of pattern, as the tools name it.
 func outputName(pattern string, f int) string {
-	return strings.Replace(pattern, "####", fmt.Sprintf("%04d", f), 1)
+	p, _, _ := seq.ParsePattern(pattern)
+	return p.Path(f)
 }
 
 // An array export over chunks of frames writes the bytes of one export on one

@@ -10,7 +10,7 @@ PRESETS = (
     ("wet", "Wet", "Wet, packing snow: deforms further, breaks in chunks"),
     ("icy", "Icy", "Harder and stiffer (shorter time steps)"),
     ("slush", "Slush", "Muddy snow: softer, less hardening"),
-    ("snowball", "Snowball", "Table 2 with Poisson's ratio 0.3: reaches the stretch threshold under a squeeze (breaks with a chunk pattern)"),
+    ("snowball", "Snowball", "Table 2 with Poisson's ratio 0.3: the material of the breaking examples, which also set a chunk pattern (chunk_size) that the add-on does not"),
 )
 
 ROLES = (
