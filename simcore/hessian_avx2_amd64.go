@@ -1,6 +1,10 @@
 package simcore
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"snowtools/simcore/linalg"
+)
 
 // The semi-implicit solve's per-particle loops in AVX2 (hessian_avx2_amd64.s), used
 // when useAVX2 says the CPU has it (transfer_avx2_amd64.go): the gather of h grad u
@@ -20,11 +24,6 @@ type (
 	_ [32 - unsafe.Sizeof(paddedVec{})]byte
 )
 
-// gradientColumns holds a 3x3 matrix by columns, one a vector (x, y, z, scratch):
-// windowGradientAVX2's h grad u, or the m that scatterGradientAVX2 scatters. Column c
-// of a row-major linalg.Mat3 g is (g[c], g[3+c], g[6+c]).
-type gradientColumns [3][4]float64
-
 // diagonalCoeffs is what scatterDiagonalAVX2 needs of a particle besides its kernel:
 // the preconditioner's blocks Q^a (stiffness.diagonalBlocks) by entry, each entry a
 // vector over a = x, y, z (and a zero lane), entry 3 (xy) doubled as scatterDiagonal
@@ -32,15 +31,15 @@ type gradientColumns [3][4]float64
 type diagonalCoeffs [6][4]float64
 
 // windowGradientAVX2 is windowGradientGo's loop over the stencil: first is the
-// stencil's first node in the window; out receives the columns of h grad u.
+// stencil's first node in the window; it sets grad to h grad u.
 //
 //go:noescape
-func windowGradientAVX2(first *paddedVec, ker *kernel, out *gradientColumns)
+func windowGradientAVX2(first *paddedVec, ker *kernel, grad *linalg.Mat3)
 
-// scatterGradientAVX2 is scatterGradientGo's loop over the stencil, m given by columns.
+// scatterGradientAVX2 is scatterGradientGo's loop over the stencil.
 //
 //go:noescape
-func scatterGradientAVX2(first *paddedVec, ker *kernel, m *gradientColumns)
+func scatterGradientAVX2(first *paddedVec, ker *kernel, m *linalg.Mat3)
 
 // scatterDiagonalAVX2 is scatterDiagonalGo's loop over the stencil.
 //

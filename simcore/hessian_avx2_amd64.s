@@ -31,6 +31,19 @@
 	VBROADCASTSD 176(SI), Y14; \
 	VBROADCASTSD 184(SI), Y15
 
+// TRANSPOSE3(a, b, c, zero, out0, out1, out2) sets out_k to lane k of a, b and c, with
+// a zero fourth lane (zero is a register of zeros): a 3x3 matrix's rows from its
+// columns, or its columns from its rows. It overwrites Y0-Y3; the outputs must be
+// other registers than the inputs.
+#define TRANSPOSE3(a, b, c, zero, out0, out1, out2) \
+	VUNPCKLPD b, a, Y0; \
+	VUNPCKHPD b, a, Y1; \
+	VUNPCKLPD zero, c, Y2; \
+	VUNPCKHPD zero, c, Y3; \
+	VPERM2F128 $0x20, Y2, Y0, out0; \
+	VPERM2F128 $0x20, Y3, Y1, out1; \
+	VPERM2F128 $0x31, Y2, Y0, out2
+
 // ROW_SUM(W0, W1, W2, W3, dst) sets dst to ((u0 W0 + u1 W1) + u2 W2) + u3 W3, the Go
 // code's left-to-right sum, for the row of four nodes u0..u3 at R8; it overwrites Y1.
 #define ROW_SUM(W0, W1, W2, W3, dst) \
@@ -42,15 +55,16 @@
 	VMULPD 96(R8), W3, Y1; \
 	VADDPD Y1, dst, dst
 
-// func windowGradientAVX2(first *paddedVec, ker *kernel, out *gradientColumns)
+// func windowGradientAVX2(first *paddedVec, ker *kernel, grad *linalg.Mat3)
 //
 // windowGradientGo with the rows of h grad u in lanes: for each (a, b), the sums along
 // z Sw = sum_c u_c Wz[c] (Y0) and Sd = sum_c u_c Dz[c] (Y2), then column 0 (g[0], g[3],
-// g[6]) += Sw dab in Y4, column 1 += Sw adb in Y5, column 2 += Sd wab in Y6.
+// g[6]) += Sw dab in Y4, column 1 += Sw adb in Y5, column 2 += Sd wab in Y6; at the
+// end, transposed into rows and stored.
 TEXT ·windowGradientAVX2(SB), NOSPLIT, $0-24
 	MOVQ first+0(FP), DI
 	MOVQ ker+8(FP), SI
-	MOVQ out+16(FP), DX
+	MOVQ grad+16(FP), DX
 	BROADCAST_Z
 	VXORPD Y4, Y4, Y4
 	VXORPD Y5, Y5, Y5
@@ -83,9 +97,13 @@ gradientB:
 	INCQ CX
 	CMPQ CX, $4
 	JLT gradientA
-	VMOVUPD Y4, 0(DX)
-	VMOVUPD Y5, 32(DX)
-	VMOVUPD Y6, 64(DX)
+	VXORPD Y7, Y7, Y7
+	TRANSPOSE3(Y4, Y5, Y6, Y7, Y8, Y9, Y10)
+	VMOVUPD Y8, 0(DX)   // row 0 (and a zero where g[3] goes, written after)
+	VMOVUPD Y9, 24(DX)  // row 1 (and a zero where g[6] goes)
+	VMOVUPD X10, 48(DX) // row 2 in two stores: g ends there
+	VEXTRACTF128 $1, Y10, X10
+	VMOVSD X10, 64(DX)
 	VZEROUPPER
 	RET
 
@@ -98,18 +116,23 @@ gradientB:
 	VADDPD off(R8), Y1, Y1; \
 	VMOVUPD Y1, off(R8)
 
-// func scatterGradientAVX2(first *paddedVec, ker *kernel, m *gradientColumns)
+// func scatterGradientAVX2(first *paddedVec, ker *kernel, m *linalg.Mat3)
 //
-// scatterGradientGo with the rows of m in lanes: for each (a, b),
-// P = m_col0 dab + m_col1 adb and Q = m_col2 wab, then the four nodes along z.
+// scatterGradientGo with the rows of m in lanes: its columns, transposed from its rows,
+// in Y4-Y6; for each (a, b), P = m_col0 dab + m_col1 adb and Q = m_col2 wab, then the
+// four nodes along z.
 TEXT ·scatterGradientAVX2(SB), NOSPLIT, $0-24
 	MOVQ first+0(FP), DI
 	MOVQ ker+8(FP), SI
 	MOVQ m+16(FP), DX
+	VMOVUPD 0(DX), Y8   // row 0 (and m[3], unused)
+	VMOVUPD 24(DX), Y9  // row 1 (and m[6])
+	VMOVUPD 48(DX), X10 // row 2 in two loads: m ends there
+	VMOVSD 64(DX), X11
+	VINSERTF128 $1, X11, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	TRANSPOSE3(Y8, Y9, Y10, Y11, Y4, Y5, Y6)
 	BROADCAST_Z
-	VMOVUPD 0(DX), Y4  // column 0 of m
-	VMOVUPD 32(DX), Y5 // column 1
-	VMOVUPD 64(DX), Y6 // column 2
 	XORQ CX, CX
 scatterGradA:
 	MOVQ DI, R8

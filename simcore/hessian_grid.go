@@ -116,10 +116,10 @@ func windowGradient(win *window[paddedVec], ker *kernel, ox, oy, oz int) linalg.
 	if !useAVX2 {
 		return windowGradientGo(win, ker, ox, oy, oz)
 	}
-	var c gradientColumns
+	var g linalg.Mat3
 	const mask = blockWidth - 1 // in bounds, as stencilOffset says
-	windowGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &c)
-	return linalg.Mat3{c[0][0], c[1][0], c[2][0], c[0][1], c[1][1], c[2][1], c[0][2], c[1][2], c[2][2]}
+	windowGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &g)
+	return g
 }
 
 // windowGradientGo is windowGradient in Go, which windowGradientAVX2 does with vectors.
@@ -162,9 +162,8 @@ func scatterGradient(win *window[paddedVec], ker *kernel, ox, oy, oz int, m *lin
 		scatterGradientGo(win, ker, ox, oy, oz, m)
 		return
 	}
-	c := gradientColumns{{m[0], m[3], m[6], 0}, {m[1], m[4], m[7], 0}, {m[2], m[5], m[8], 0}}
 	const mask = blockWidth - 1 // in bounds, as stencilOffset says
-	scatterGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &c)
+	scatterGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, m)
 }
 
 // scatterGradientGo is scatterGradient in Go, which scatterGradientAVX2 does with
