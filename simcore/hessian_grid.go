@@ -11,6 +11,12 @@ import (
 // particles the way the force scatter of stage 3 does: colour by colour, each particle
 // block gathering through its window of nodes and scattering into another.
 
+// paddedVec is a node's vector in the solve's windows: (x, y, z, 0), 32 bytes, so that
+// a node is one AVX2 register and the assembly (hessian_avx2_amd64.s) loads and adds
+// it in one instruction. The solver's vectors over the grid stay []geom.Vec3;
+// scatterParticles copies them into and out of the windows.
+type paddedVec [4]float64
+
 // linearise is the solve's setup in one pass over the particles: it computes every
 // particle's stiffness from F_E^n (hessian.go) and, while the particle is at hand, sets
 // hu to H u and diag to the diagonal of H, so that the linearisation, the
@@ -28,7 +34,7 @@ func (s *Sim) linearise(u, hu, diag []geom.Vec3) {
 		st.stiffness = make([]stiffness, p.Len())
 	}
 	st.stiffness = st.stiffness[:p.Len()]
-	s.scatterParticles(u, hu, diag, func(k, i int, in, acc, accDiag *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
+	s.scatterParticles(u, hu, diag, func(k, i int, in, acc, accDiag *window[paddedVec], ker *kernel, ox, oy, oz int) {
 		f := p.FE[i].mat3()
 		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 		sk := &st.stiffness[k]
@@ -45,7 +51,7 @@ func (s *Sim) linearise(u, hu, diag []geom.Vec3) {
 // dF_p = (sum_j u_j (grad w_jp)^T) F_Ep^n, from the stiffness linearise computed.
 func (s *Sim) applyHessian(u, out []geom.Vec3) {
 	stiff := s.implicit.stiffness
-	s.scatterParticles(u, out, nil, func(k, _ int, in, acc, _ *window[geom.Vec3], ker *kernel, ox, oy, oz int) {
+	s.scatterParticles(u, out, nil, func(k, _ int, in, acc, _ *window[paddedVec], ker *kernel, ox, oy, oz int) {
 		grad := windowGradient(in, ker, ox, oy, oz) // h grad u
 		gm := stiff[k].apply(&grad)
 		scatterGradient(acc, ker, ox, oy, oz, &gm)
@@ -56,12 +62,12 @@ func (s *Sim) applyHessian(u, out []geom.Vec3) {
 // i its index) with its kernel and stencil offset in its block's windows: in holds u
 // around the block (when u is not nil), and what perParticle adds to acc and accDiag is
 // added to out and outDiag (when outDiag is not nil). out and outDiag are cleared first.
-func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, i int, in, acc, accDiag *window[geom.Vec3], ker *kernel, ox, oy, oz int)) {
+func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, i int, in, acc, accDiag *window[paddedVec], ker *kernel, ox, oy, oz int)) {
 	clear(out)
 	clear(outDiag)
 	st := &s.implicit
 	if len(st.diagWindows) < len(s.work) {
-		st.diagWindows = make([]window[geom.Vec3], len(s.work))
+		st.diagWindows = make([]window[paddedVec], len(s.work))
 	}
 	invH := s.invH
 	for color := range s.bins.colors {
@@ -70,7 +76,11 @@ func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, 
 			g := &s.bins.blocks[list[b]]
 			in, acc, accDiag := &s.work[w].vecIn, &s.work[w].vecOut, &st.diagWindows[w]
 			if u != nil {
-				forWindowRows(g, in, vectorRows(u), func(w, n *[blockWidth]geom.Vec3) { *w = *n })
+				forWindowRows(g, in, vectorRows(u), func(w *[blockWidth]paddedVec, n *[blockWidth]geom.Vec3) {
+					for c := range w {
+						w[c] = paddedVec{n[c][0], n[c][1], n[c][2], 0}
+					}
+				})
 			}
 			var ker kernel
 			for k := g.start; k < g.end; k++ {
@@ -86,13 +96,14 @@ func (s *Sim) scatterParticles(u, out, outDiag []geom.Vec3, perParticle func(k, 
 	}
 }
 
-// addWindow adds a block's window of node vectors into v and clears the window.
-func addWindow(g *particleBlock, win *window[geom.Vec3], v []geom.Vec3) {
-	forWindowRows(g, win, vectorRows(v), func(w, n *[blockWidth]geom.Vec3) {
+// addWindow adds a block's window of node vectors into v (their x, y, z) and clears
+// the window.
+func addWindow(g *particleBlock, win *window[paddedVec], v []geom.Vec3) {
+	forWindowRows(g, win, vectorRows(v), func(w *[blockWidth]paddedVec, n *[blockWidth]geom.Vec3) {
 		for c := range w {
-			n[c] = n[c].Add(w[c])
+			n[c] = n[c].Add(geom.Vec3{w[c][0], w[c][1], w[c][2]})
 		}
-		*w = [blockWidth]geom.Vec3{}
+		*w = [blockWidth]paddedVec{}
 	})
 }
 
@@ -101,13 +112,24 @@ func addWindow(g *particleBlock, win *window[geom.Vec3], v []geom.Vec3) {
 // tensor-product kernel lets the sums run along z first: for each (a, b) the sums
 // Sw = sum_c u Wz[c] and Sd = sum_c u Dz[c], then (h grad w) components
 // (Dx Wy Sw, Wx Dy Sw, Wx Wy Sd), written out per component to stay in registers.
-func windowGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int) linalg.Mat3 {
+func windowGradient(win *window[paddedVec], ker *kernel, ox, oy, oz int) linalg.Mat3 {
+	if !useAVX2 {
+		return windowGradientGo(win, ker, ox, oy, oz)
+	}
+	var g linalg.Mat3
+	const mask = blockWidth - 1 // in bounds, as stencilOffset says
+	windowGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &g)
+	return g
+}
+
+// windowGradientGo is windowGradient in Go, which windowGradientAVX2 does with vectors.
+func windowGradientGo(win *window[paddedVec], ker *kernel, ox, oy, oz int) linalg.Mat3 {
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	var g linalg.Mat3
 	for a := 0; a < 4; a++ {
 		for b := 0; b < 4; b++ {
-			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]paddedVec)(win[ox+a][oy+b][oz:])
 			u0, u1, u2, u3 := &row[0], &row[1], &row[2], &row[3]
 			swx := u0[0]*w0 + u1[0]*w1 + u2[0]*w2 + u3[0]*w3
 			swy := u0[1]*w0 + u1[1]*w1 + u2[1]*w2 + u3[1]*w3
@@ -135,7 +157,18 @@ func windowGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int) linalg.
 // scatterGradient adds m (h grad w_ip) to every node of a particle's stencil. With
 // h grad w = (Dx Wy Wz, Wx Dy Wz, Wx Wy Dz), node (a, b, c) receives P Wz[c] + Q Dz[c]
 // with P = m (Dx Wy, Wx Dy, 0) and Q = m (0, 0, Wx Wy), fixed along z (as in scatterParticle).
-func scatterGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, m *linalg.Mat3) {
+func scatterGradient(win *window[paddedVec], ker *kernel, ox, oy, oz int, m *linalg.Mat3) {
+	if !useAVX2 {
+		scatterGradientGo(win, ker, ox, oy, oz, m)
+		return
+	}
+	const mask = blockWidth - 1 // in bounds, as stencilOffset says
+	scatterGradientAVX2(&win[ox&mask][oy&mask][oz&mask], ker, m)
+}
+
+// scatterGradientGo is scatterGradient in Go, which scatterGradientAVX2 does with
+// vectors.
+func scatterGradientGo(win *window[paddedVec], ker *kernel, ox, oy, oz int, m *linalg.Mat3) {
 	w0, w1, w2, w3 := ker.W[2][0], ker.W[2][1], ker.W[2][2], ker.W[2][3]
 	d0, d1, d2, d3 := ker.D[2][0], ker.D[2][1], ker.D[2][2], ker.D[2][3]
 	for a := 0; a < 4; a++ {
@@ -145,7 +178,7 @@ func scatterGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, m *lin
 			wab := ker.W[0][a] * ker.W[1][b]
 			px, py, pz := m[0]*dab+m[1]*adb, m[3]*dab+m[4]*adb, m[6]*dab+m[7]*adb
 			qx, qy, qz := m[2]*wab, m[5]*wab, m[8]*wab
-			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]paddedVec)(win[ox+a][oy+b][oz:])
 			n0, n1, n2, n3 := &row[0], &row[1], &row[2], &row[3]
 			n0[0] += px*w0 + qx*d0
 			n1[0] += px*w1 + qx*d1
@@ -167,7 +200,27 @@ func scatterGradient(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, m *lin
 // particle's stencil. With h grad w = (X Wz, Y Wz, Z Dz), X = Dx Wy, Y = Wx Dy, Z = Wx Wy,
 // the quadratic form is alpha Wz^2 + beta Wz Dz + gamma Dz^2 with alpha, beta, gamma
 // fixed along z.
-func scatterDiagonal(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, q *[3][6]float64) {
+func scatterDiagonal(win *window[paddedVec], ker *kernel, ox, oy, oz int, q *[3][6]float64) {
+	if !useAVX2 {
+		scatterDiagonalGo(win, ker, ox, oy, oz, q)
+		return
+	}
+	var c diagonalCoeffs
+	for e := range c {
+		for a := range q {
+			c[e][a] = q[a][e]
+		}
+	}
+	for a := range q {
+		c[3][a] = 2 * q[a][3] // as scatterDiagonalGo's 2*qm[3], the same bits
+	}
+	const mask = blockWidth - 1 // in bounds, as stencilOffset says
+	scatterDiagonalAVX2(&win[ox&mask][oy&mask][oz&mask], ker, &c)
+}
+
+// scatterDiagonalGo is scatterDiagonal in Go, which scatterDiagonalAVX2 does with
+// vectors.
+func scatterDiagonalGo(win *window[paddedVec], ker *kernel, ox, oy, oz int, q *[3][6]float64) {
 	var ww, wd, dd [4]float64
 	for c := 0; c < 4; c++ {
 		ww[c] = ker.W[2][c] * ker.W[2][c]
@@ -184,7 +237,7 @@ func scatterDiagonal(win *window[geom.Vec3], ker *kernel, ox, oy, oz int, q *[3]
 				beta[m] = 2 * (qm[4]*x + qm[5]*y) * z
 				gamma[m] = qm[2] * z * z
 			}
-			row := (*[4]geom.Vec3)(win[ox+a][oy+b][oz:])
+			row := (*[4]paddedVec)(win[ox+a][oy+b][oz:])
 			for c := 0; c < 4; c++ {
 				for m := 0; m < 3; m++ {
 					row[c][m] += alpha[m]*ww[c] + beta[m]*wd[c] + gamma[m]*dd[c]

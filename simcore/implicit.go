@@ -59,7 +59,7 @@ type implicitState struct {
 	// kz, kp = K z, K p (diag(K)^-1 K p is formed where it is needed, not kept).
 	x, r, z, p, kz, kp []geom.Vec3
 	partial            []float64           // per-chunk sums of reduce
-	diagWindows        []window[geom.Vec3] // per worker: linearise's scatter of diag(H)
+	diagWindows        []window[paddedVec] // per worker: linearise's scatter of diag(H)
 
 	iterations  int     // of the last solve
 	residual    float64 // its final relative residual

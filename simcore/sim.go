@@ -213,8 +213,8 @@ type workerScratch struct {
 	velocities window[nodeVelocity] // the same nodes' velocities, for the gather
 	stats      stepStats
 	near       []collider.Collider // the colliders within reach of the current block
-	vecIn      window[geom.Vec3]   // the semi-implicit solve's gather
-	vecOut     window[geom.Vec3]   // and scatter
+	vecIn      window[paddedVec]   // the semi-implicit solve's gather
+	vecOut     window[paddedVec]   // and scatter
 
 	gridMotion gridMotion // of the worker's grid nodes in this step (updateGrid; see Freeze)
 }
