@@ -18,7 +18,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"snowtools/cmd/internal/localslurm"
@@ -144,9 +143,4 @@ func RemoveStale(parent string) (removed []string, err error) {
 		return removed, fmt.Errorf("removing stale test clusters: %s", strings.Join(errs, "; "))
 	}
 	return removed, nil
-}
-
-func ownedByMe(info os.FileInfo) bool {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	return ok && int(st.Uid) == os.Getuid()
 }
