@@ -26,7 +26,7 @@ import "math"
 // shrinking with it) goes semi-implicit. When c >> v the explicit step count is
 // 2 T c / h, and the rule reduces to a threshold on the wave cells per semi-implicit
 // step, c dt_semi / h > semiImplicitStepCost / (2 semiImplicitMargin -
-// semiImplicitIterationCost iterationsPerWaveCell): about 3.4 cells.
+// semiImplicitIterationCost iterationsPerWaveCell): about 5 cells.
 //
 // The choice depends on nothing but the state that a checkpoint keeps (the time, the
 // speeds of the last step) and the settings, never on wall-clock time or on the solver
@@ -36,15 +36,18 @@ import "math"
 // semiImplicitStepCost and semiImplicitIterationCost are the cost of a semi-implicit
 // step, outside and per solver iteration, in explicit particle-steps, measured on one
 // thread with explicit and semi-implicit steps alternated on the 1e5-particle benchmark
-// snowball just after impact: 3.25 and 3.24 explicit steps at 1 iteration and 8.16 and
-// 7.87 at 10 (two runs on a shared 2-core machine; a third, with the machine under a
-// load of 10-20, gave 2.0-4.1 and 7.0-8.3), so 2.7 outside the iterations and 0.53 per
-// iteration. They are the solver's, not the machine's: re-measure them when either step
-// changes, with `go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1
-// ./simcore` (semi/explicit at 10 and at 1 iteration).
+// snowball just after impact, with both steps' transfers in AVX2 (transfer_avx2_amd64.s,
+// hessian_avx2_amd64.s): 3.89-4.07 explicit steps at 1 iteration and 9.27-9.67 at 10
+// (three runs on a shared 2-core machine), so 3.4 outside the iterations and 0.61 per
+// iteration. They are the solver's, not the machine's, so that a scene chooses the same
+// integrators, and writes the same bytes, on any CPU: without AVX2 both steps run their
+// Go loops and measured 2.7 + 0.53 k, close enough that the choice errs by little there.
+// Re-measure them when either step changes, with `go test -run '^$' -bench
+// 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x ./simcore` (semi/explicit at 10
+// and at 1 iteration).
 const (
-	semiImplicitStepCost      = 2.7
-	semiImplicitIterationCost = 0.53
+	semiImplicitStepCost      = 3.4
+	semiImplicitIterationCost = 0.61
 )
 
 // iterationsPerWaveCell is how many solver iterations a semi-implicit step takes per
