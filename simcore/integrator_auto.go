@@ -26,7 +26,7 @@ import "math"
 // shrinking with it) goes semi-implicit. When c >> v the explicit step count is
 // 2 T c / h, and the rule reduces to a threshold on the wave cells per semi-implicit
 // step, c dt_semi / h > semiImplicitStepCost / (2 semiImplicitMargin -
-// semiImplicitIterationCost iterationsPerWaveCell): about 5 cells.
+// semiImplicitIterationCost iterationsPerWaveCell): about 2.7 cells.
 //
 // The choice depends on nothing but the state that a checkpoint keeps (the time, the
 // speeds of the last step) and the settings, never on wall-clock time or on the solver
@@ -34,20 +34,25 @@ import "math"
 // checkpoint chooses as the uninterrupted one did, and writes the same bytes.
 
 // semiImplicitStepCost and semiImplicitIterationCost are the cost of a semi-implicit
-// step, outside and per solver iteration, in explicit particle-steps, measured on one
-// thread with explicit and semi-implicit steps alternated on the 1e5-particle benchmark
-// snowball just after impact, with both steps' transfers in AVX2 (transfer_avx2_amd64.s,
-// hessian_avx2_amd64.s): 3.89-4.07 explicit steps at 1 iteration and 9.27-9.67 at 10
-// (three runs on a shared 2-core machine), so 3.4 outside the iterations and 0.61 per
-// iteration. They are the solver's, not the machine's, so that a scene chooses the same
-// integrators, and writes the same bytes, on any CPU: without AVX2 both steps run their
-// Go loops and measured 2.7 + 0.53 k, close enough that the choice errs by little there.
-// Re-measure them when either step changes, with `go test -run '^$' -bench
-// 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x ./simcore` (semi/explicit at 10
-// and at 1 iteration).
+// step, outside and per solver iteration, in explicit steps of the same state. They
+// were measured where the choice is made, on hardened snow: the 3e5-particle snowball of
+// bench/long_runs after landing, on two threads, both steps' loops in AVX2 (wall time
+// per step from snowsim's progress lines; `FRAMES=24 INTEGRATORS=auto
+// bench/long_runs/run.sh bench/long_runs/snowball_3e5.toml`). Its explicit frames took
+// 0.134 s a step, its two semi-implicit frames 0.93 s a step at 10.4 iterations and 0.62
+// s at 4.7: 6.9 and 4.6 explicit steps, so 2.7 outside the iterations and 0.40 per
+// iteration. The 1e5-particle benchmark snowball just after impact gives 3.4 + 0.61 k
+// (`go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x
+// ./simcore`): there the explicit step is cheaper, since few particles are clamped and
+// stage 7 skips their SVD, and with the constants from there the model chose
+// semi-implicit for only 2 of the 3e5 snowball's 23 frames after landing, though those
+// two took half the time of an explicit frame. The constants are the solver's, not the
+// machine's, so that a scene chooses the same integrators, and writes the same bytes, on
+// any CPU; without AVX2 both steps run their Go loops, and the benchmark measured 2.7 +
+// 0.53 k there. Re-measure them when either step changes.
 const (
-	semiImplicitStepCost      = 3.4
-	semiImplicitIterationCost = 0.61
+	semiImplicitStepCost      = 2.7
+	semiImplicitIterationCost = 0.40
 )
 
 // iterationsPerWaveCell is how many solver iterations a semi-implicit step takes per
