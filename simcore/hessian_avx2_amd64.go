@@ -16,12 +16,16 @@ import (
 
 // The layout that hessian_avx2_amd64.s assumes besides transfer_avx2_amd64.go's (an
 // 8x8x8 window, the kernel's D at 96): a paddedVec is 32 bytes, so a row of the window
-// along z is 256 bytes and a plane 2048. The assembly has no bounds checks: it reaches
-// 4x4x4 nodes from the stencil's first node, which the callers pass at offsets masked
-// to blockWidth-1 = 3, so that 3 + 3 < windowWidth keeps every access inside the window.
+// along z is 256 bytes and a plane 2048, and a linalg.Mat3 is nine float64 in a row,
+// 72 bytes, whose rows it reads and writes at 0, 24 and 48. The assembly has no bounds
+// checks: it reaches 4x4x4 nodes from the stencil's first node, which the callers pass
+// at offsets masked to blockWidth-1 = 3, so that 3 + 3 < windowWidth keeps every access
+// inside the window.
 type (
 	_ [unsafe.Sizeof(paddedVec{}) - 32]byte
 	_ [32 - unsafe.Sizeof(paddedVec{})]byte
+	_ [unsafe.Sizeof(linalg.Mat3{}) - 72]byte
+	_ [72 - unsafe.Sizeof(linalg.Mat3{})]byte
 )
 
 // diagonalCoeffs is what scatterDiagonalAVX2 needs of a particle besides its kernel:

@@ -179,7 +179,7 @@ scatterGradB:
 //
 // scatterDiagonalGo with component a in lane a, in two passes, for want of registers.
 // First, for each (a, b) with x = dab, y = adb, z = wab, its coefficients onto the
-// frame (16 of 96 bytes): alpha = ((q_xx x) x + (2 q_xy x) y) + (q_yy y) y,
+// frame (16 records of 96 bytes: alpha, beta and gamma, each a 4-lane vector): alpha = ((q_xx x) x + (2 q_xy x) y) + (q_yy y) y,
 // beta = (2 ((q_xz x) + (q_yz y))) z and gamma = (q_zz z) z (doubling, s + s, is
 // exact, as 2 s is). Then the nodes, with Wz Wz, Wz Dz and Dz Dz in registers.
 TEXT ·scatterDiagonalAVX2(SB), $1536-24
