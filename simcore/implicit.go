@@ -88,19 +88,10 @@ func (s *Sim) semiImplicit() bool { return s.integrator == SemiImplicit }
 // v^n and v* zero and no node fixed until the grid update sets those of the nodes
 // with mass.
 func (st *implicitState) resizeNodes(nodes int) {
-	grow := func(v []geom.Vec3) []geom.Vec3 {
-		if cap(v) < nodes {
-			return make([]geom.Vec3, nodes)
-		}
-		return v[:nodes]
-	}
-	st.vn, st.vStar, st.invDiag = grow(st.vn), grow(st.vStar), grow(st.invDiag)
-	st.x, st.r, st.z, st.p = grow(st.x), grow(st.r), grow(st.z), grow(st.p)
-	st.kz, st.kp = grow(st.kz), grow(st.kp)
-	if cap(st.mass) < nodes {
-		st.mass, st.fixed = make([]float64, nodes), make([]bool, nodes)
-	}
-	st.mass, st.fixed = st.mass[:nodes], st.fixed[:nodes]
+	st.vn, st.vStar, st.invDiag = grown(st.vn, nodes), grown(st.vStar, nodes), grown(st.invDiag, nodes)
+	st.x, st.r, st.z, st.p = grown(st.x, nodes), grown(st.r, nodes), grown(st.z, nodes), grown(st.p, nodes)
+	st.kz, st.kp = grown(st.kz, nodes), grown(st.kp, nodes)
+	st.mass, st.fixed = grown(st.mass, nodes), grown(st.fixed, nodes)
 	clear(st.vn)
 	clear(st.vStar)
 	clear(st.fixed)

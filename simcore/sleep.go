@@ -145,8 +145,9 @@ func (s *Sim) groupRested(g *particleBlock, rested float32) bool {
 func (s *Sim) pinSleepingNodes() {
 	sl := &s.sleep
 	n := len(s.grid.coords)
-	sl.pinned = resized(sl.pinned, n)
-	sl.disturbed = resized(sl.disturbed, n)
+	sl.pinned, sl.disturbed = grown(sl.pinned, n), grown(sl.disturbed, n)
+	clear(sl.pinned)
+	clear(sl.disturbed)
 	sl.maxWave2 = 0
 	if len(sl.groups) == 0 {
 		return
@@ -367,14 +368,4 @@ func (s *Sim) colliderStirs(c [3]int, dt, t1 float64) bool {
 		}
 	}
 	return false
-}
-
-// resized returns b with n zero elements, reusing its memory.
-func resized(b []uint64, n int) []uint64 {
-	if cap(b) < n {
-		return make([]uint64, n)
-	}
-	b = b[:n]
-	clear(b)
-	return b
 }
