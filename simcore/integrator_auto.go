@@ -46,7 +46,7 @@ import "math"
 // ./simcore`): there the explicit step is cheaper, since few particles are clamped and
 // stage 7 skips their SVD, and with the constants from there the model chose
 // semi-implicit for only 2 of the 3e5 snowball's 23 frames after landing, though those
-// two took half the time of an explicit frame. The constants are the solver's, not the
+// two took 0.72 and 0.48 of an explicit frame's time. The constants are the solver's, not the
 // machine's, so that a scene chooses the same integrators, and writes the same bytes, on
 // any CPU; without AVX2 both steps run their Go loops, and the benchmark measured 2.7 +
 // 0.53 k there. Re-measure them when either step changes.
