@@ -40,7 +40,7 @@ Flags:
 
 const examples = `
 Examples:
-  snowsim                                   run the demo (about a minute on 2 cores)
+  snowsim                                   run the demo (about two minutes on 2 cores)
   snowsim -quality draft -frames 12         a quick, coarse look at the demo
   snowsim -o out examples/snowball_drop.toml
   snowsim -preview -o out scene.toml        also write a PNG picture of every frame
