@@ -48,7 +48,7 @@ const contactDistance = 0.25
 // bins.go), so each colour's groups mark in parallel.
 func (s *Sim) markContacts(dt, t1 float64) {
 	nodes := len(s.grid.blocks) * blockNodes
-	s.contact = grown(s.contact, nodes)
+	s.contact = resizeScratch(s.contact, nodes)
 	clear(s.contact)
 	for color := range s.bins.colors {
 		list := s.bins.colors[color]

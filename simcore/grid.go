@@ -80,12 +80,12 @@ func (g *sparseGrid) block(c [3]int) int32 {
 }
 
 // allocate gives every added block zeroed nodes, and room for their velocities, which
-// the grid update overwrites. The storage grows by an eighth at a time (grown), not by
+// the grid update overwrites. The storage grows by an eighth at a time (resizeScratch), not by
 // append's doubling, because the grid is a good part of the solver's memory.
 func (g *sparseGrid) allocate(workers int) {
 	n := len(g.coords)
-	g.velocities = grown(g.velocities, n)
-	g.blocks = grown(g.blocks, n)
+	g.velocities = resizeScratch(g.velocities, n)
+	g.blocks = resizeScratch(g.blocks, n)
 	parallel.For(workers, n, func(_, b int) { g.blocks[b] = nodeBlock{} })
 }
 

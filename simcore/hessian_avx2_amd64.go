@@ -28,12 +28,6 @@ type (
 	_ [72 - unsafe.Sizeof(linalg.Mat3{})]byte
 )
 
-// diagonalCoeffs is what scatterDiagonalAVX2 needs of a particle besides its kernel:
-// the preconditioner's blocks Q^a (stiffness.diagonalBlocks) by entry, each entry a
-// vector over a = x, y, z (and a zero lane), entry 3 (xy) doubled as scatterDiagonal
-// doubles it: xx, yy, zz, 2 xy, xz, yz.
-type diagonalCoeffs [6][4]float64
-
 // windowGradientAVX2 is windowGradientGo's loop over the stencil: first is the
 // stencil's first node in the window; it sets grad to h grad u.
 //

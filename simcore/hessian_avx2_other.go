@@ -6,8 +6,6 @@ import "snowtools/simcore/linalg"
 
 // Elsewhere than on amd64 the solve runs its Go loops only (useAVX2 is false).
 
-type diagonalCoeffs [6][4]float64
-
 func windowGradientAVX2(first *paddedVec, ker *kernel, grad *linalg.Mat3) { panic("no AVX2") }
 
 func scatterGradientAVX2(first *paddedVec, ker *kernel, m *linalg.Mat3) { panic("no AVX2") }

@@ -17,6 +17,12 @@ import (
 // scatterParticles copies them into and out of the windows.
 type paddedVec [4]float64
 
+// diagonalCoeffs is what scatterDiagonalAVX2 needs of a particle besides its kernel:
+// the preconditioner's blocks Q^a (stiffness.diagonalBlocks) by entry, each entry a
+// vector over a = x, y, z (and a zero lane), entry 3 (xy) doubled as scatterDiagonal
+// doubles it: xx, yy, zz, 2 xy, xz, yz.
+type diagonalCoeffs [6][4]float64
+
 // linearise is the solve's setup in one pass over the particles: it computes every
 // particle's stiffness from F_E^n (hessian.go) and, while the particle is at hand, sets
 // hu to H u and diag to the diagonal of H, so that the linearisation, the

@@ -88,10 +88,10 @@ func (s *Sim) semiImplicit() bool { return s.integrator == SemiImplicit }
 // v^n and v* zero and no node fixed until the grid update sets those of the nodes
 // with mass.
 func (st *implicitState) resizeNodes(nodes int) {
-	st.vn, st.vStar, st.invDiag = grown(st.vn, nodes), grown(st.vStar, nodes), grown(st.invDiag, nodes)
-	st.x, st.r, st.z, st.p = grown(st.x, nodes), grown(st.r, nodes), grown(st.z, nodes), grown(st.p, nodes)
-	st.kz, st.kp = grown(st.kz, nodes), grown(st.kp, nodes)
-	st.mass, st.fixed = grown(st.mass, nodes), grown(st.fixed, nodes)
+	st.vn, st.vStar, st.invDiag = resizeScratch(st.vn, nodes), resizeScratch(st.vStar, nodes), resizeScratch(st.invDiag, nodes)
+	st.x, st.r, st.z, st.p = resizeScratch(st.x, nodes), resizeScratch(st.r, nodes), resizeScratch(st.z, nodes), resizeScratch(st.p, nodes)
+	st.kz, st.kp = resizeScratch(st.kz, nodes), resizeScratch(st.kp, nodes)
+	st.mass, st.fixed = resizeScratch(st.mass, nodes), resizeScratch(st.fixed, nodes)
 	clear(st.vn)
 	clear(st.vStar)
 	clear(st.fixed)

@@ -1,14 +1,17 @@
 package simcore
 
-// grown returns s with length n, reusing its memory when its capacity allows and
-// otherwise allocating an eighth more than n. Elements kept from s keep their values;
-// new memory is zero. The step's scratch follows the grid, which grows by a few blocks
-// a step while snow spreads after an impact: sized exactly, each of those steps
-// reallocated the grid's arrays and left the old ones to the garbage collector, whose
-// default target (GOGC = 100) then let the heap reach twice the live size: the first
-// two frames of bench/long_runs' 3e5-particle snowball peaked at 137 MB of RSS, against
-// 76 MB with the eighth to spare.
-func grown[T any](s []T, n int) []T {
+// resizeScratch returns s with length n, reusing its memory when its capacity allows
+// and otherwise allocating an eighth more than n. The contents are scratch: a reused
+// s keeps its old values, new memory is zero, and nothing is copied over (unlike the
+// particle columns' grow and reserved, which keep their values).
+//
+// The step's scratch follows the grid, which gains a few blocks a step while snow
+// falls or spreads. Sized exactly, each of those steps reallocated the grid's arrays
+// and left the old ones to the garbage collector, whose default target (GOGC = 100)
+// then let the heap reach twice its live size: the first two frames of
+// bench/long_runs' 3e5-particle snowball peaked at 137 MB of RSS, against 76 MB with
+// the eighth to spare.
+func resizeScratch[T any](s []T, n int) []T {
 	if cap(s) < n {
 		return make([]T, n, n+n/8)
 	}

@@ -145,7 +145,7 @@ func (s *Sim) groupRested(g *particleBlock, rested float32) bool {
 func (s *Sim) pinSleepingNodes() {
 	sl := &s.sleep
 	n := len(s.grid.coords)
-	sl.pinned, sl.disturbed = grown(sl.pinned, n), grown(sl.disturbed, n)
+	sl.pinned, sl.disturbed = resizeScratch(sl.pinned, n), resizeScratch(sl.disturbed, n)
 	clear(sl.pinned)
 	clear(sl.disturbed)
 	sl.maxWave2 = 0
