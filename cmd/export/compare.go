@@ -48,11 +48,20 @@ type compareSettings struct {
 	labels     []string // one per input; nil: the inputs' folder names
 	frames     []int    // the columns, from -frames; nil: chosen from the frames the inputs share
 	every      int      // -every; 0: not given
+	// differences is the CSV of the shape differences (compare_shapes.go), "-" for
+	// stdout, "" for none; cell the size of their cells, 0 for the first run's h.
+	differences string
+	cell        float64
+	cellGiven   bool // -cell was given (0 is then an error, not the default)
 }
 
 func (c *compareSettings) flags(fs *flag.FlagSet) {
 	fs.StringVar(&c.labelsText, "labels", "", "compare: row `labels`, comma-separated, one per input (default: each input's folder name)")
 	fs.IntVar(&c.every, "every", 0, "compare: only every `N`th frame of the -frames ranges, or of the frames all inputs share")
+	fs.StringVar(&c.differences, "differences", "", "compare: write how far each run's shape is from the first run's (centroids, cells shared, "+
+		"column heights, in its h) at every column to this CSV `file` (- for stdout); the log gives the last column's. "+
+		"Needs the first run's GridSpacing metadata or -cell: without either it is an error, while without -differences the picture is still written")
+	fs.Float64Var(&c.cell, "cell", 0, "compare: measure the shape differences in cells of `metres` (default: the first run's h, from its PRT metadata)")
 }
 
 // check reads the arguments (output, then inputs) and the -frames text.
@@ -71,6 +80,14 @@ func (c *compareSettings) check(args []string, frames string) error {
 	}
 	if c.every < 0 {
 		return fmt.Errorf("-every %d: must be at least 1", c.every)
+	}
+	if c.cellGiven && !(c.cell > 0 && !math.IsInf(c.cell, 0)) {
+		return fmt.Errorf("-cell %g: must be a positive size in metres", c.cell)
+	}
+	if c.differences != "" && c.differences != "-" {
+		if filepath.Clean(c.differences) == filepath.Clean(c.output) {
+			return fmt.Errorf("-differences %s: that is the picture's name; name the CSV otherwise", c.differences)
+		}
 	}
 	if frames != "" {
 		ranges, err := seq.ParseList(frames)
@@ -108,6 +125,13 @@ type comparison struct {
 
 	cells []image.Image // by job index
 	times []float64     // by job index: the PRT Time metadata, NaN without
+
+	// The shape differences (compare_shapes.go): the size of their cells and what
+	// gave it, or 0 and why none is known (noCell); the shapes by job index, nil
+	// without a cell size.
+	cell               float64
+	cellSource, noCell string
+	shapes             []*shape
 }
 
 // newComparison finds every input's frames, chooses the columns, and fixes what all
@@ -134,6 +158,22 @@ func newComparison(s *settings) (*comparison, error) {
 	}
 	if err := c.addJobs(cs.inputs, runs); err != nil {
 		return nil, err
+	}
+	if cs.differences != "" && cs.differences != "-" {
+		for _, j := range c.jobs {
+			if same, _ := sameFile(cs.differences, j.in.Path); same {
+				return nil, fmt.Errorf("-differences %s would replace its input", cs.differences)
+			}
+		}
+	}
+	var why string
+	if c.cell, why, err = c.measureCell(cs); err != nil {
+		return nil, err
+	}
+	if c.cell > 0 {
+		c.cellSource, c.shapes = why, make([]*shape, len(c.jobs))
+	} else {
+		c.noCell = why
 	}
 	if s.view.groundMesh != "" { // a missing mesh frame fails before anything is read
 		c.ground = make([]*meshSequence, len(runs))
@@ -390,6 +430,17 @@ func (c *comparison) convert(j job, threads int) result {
 	if t, ok := f.Header.Float64Meta("", "Time"); ok && len(t) == 1 {
 		c.times[j.index] = t[0]
 	}
+	if c.measures(j) {
+		var mass []float32
+		if _, ok := f.Header.Channel("Mass"); ok {
+			if mass, err = f.floats("Mass", 1); err != nil {
+				return result{err: err}
+			}
+		}
+		if c.shapes[j.index], err = summarise(pts.Pos, mass, c.cell); err != nil {
+			return result{err: err}
+		}
+	}
 	return result{particles: f.Len()}
 }
 
@@ -399,7 +450,8 @@ func (c *comparison) finish(log io.Writer) error {
 	for r := range rows {
 		rows[r] = c.cells[r*columns : (r+1)*columns]
 	}
-	picture := preview.Grid(rows, c.labels, c.columnLabels(log))
+	times := c.columnTimes(log)
+	picture := preview.Grid(rows, c.labels, labelColumns(c.frames, times))
 	output := c.s.compare.output
 	if err := cli.WriteFileAtomic(output, func(w io.Writer) error { return png.Encode(w, picture) }); err != nil {
 		return err
@@ -410,39 +462,57 @@ func (c *comparison) finish(log io.Writer) error {
 		fmt.Fprintf(log, "  colours: %s from %.4g to %.4g in every picture (give -color-range to choose)\n",
 			c.s.color, c.s.colorRange.Lo, c.s.colorRange.Hi)
 	}
+	c.logDifferences(log)
+	if c.s.compare.differences != "" {
+		return c.writeDifferences(times, log)
+	}
 	return nil
 }
 
 // columnLabels returns "frame 40 (1.667 s)" per column: the frame number and the time
-// the inputs' Time metadata gives it. When inputs disagree on a frame's time (runs
-// written at other frame rates) the label keeps only the number, and the log says
-// so: the picture then compares frames, not moments.
+// the inputs' Time metadata gives it (columnTimes), or the number alone.
 func (c *comparison) columnLabels(log io.Writer) []string {
-	columns := len(c.frames)
-	labels := make([]string, columns)
-	for col, n := range c.frames {
+	return labelColumns(c.frames, c.columnTimes(log))
+}
+
+// labelColumns is columnLabels for the columns' frames and times.
+func labelColumns(frames []int, times []float64) []string {
+	labels := make([]string, len(frames))
+	for col, n := range frames {
 		labels[col] = fmt.Sprintf("frame %d", n)
-		var times []string
+		if !math.IsNaN(times[col]) {
+			labels[col] += fmt.Sprintf(" (%.4g s)", times[col])
+		}
+	}
+	return labels
+}
+
+// columnTimes returns each column's time, from the inputs' Time metadata; NaN when
+// none has one, or when inputs disagree on it (runs written at other frame rates),
+// which the log says: the picture then compares frames, not moments.
+func (c *comparison) columnTimes(log io.Writer) []float64 {
+	columns := len(c.frames)
+	times := make([]float64, columns)
+	for col, n := range c.frames {
+		var seen []string
 		at, agree := math.NaN(), true
 		for r := range len(c.times) / columns {
 			t := c.times[r*columns+col]
 			if math.IsNaN(t) {
 				continue
 			}
-			times = append(times, fmt.Sprintf("%.4g s in %s", t, c.labels[r]))
+			seen = append(seen, fmt.Sprintf("%.4g s in %s", t, c.labels[r]))
 			if math.IsNaN(at) {
 				at = t
 			} else if math.Abs(t-at) > 1e-6*max(1, math.Abs(at)) {
 				agree = false
 			}
 		}
-		switch {
-		case math.IsNaN(at):
-		case agree:
-			labels[col] += fmt.Sprintf(" (%.4g s)", at)
-		default:
-			fmt.Fprintf(log, "export: frame %d is at different times in the inputs (%s)\n", n, strings.Join(times, ", "))
+		times[col] = at
+		if !agree {
+			times[col] = math.NaN()
+			fmt.Fprintf(log, "export: frame %d is at different times in the inputs (%s)\n", n, strings.Join(seen, ", "))
 		}
 	}
-	return labels
+	return times
 }

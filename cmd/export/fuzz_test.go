@@ -16,6 +16,7 @@ func FuzzParseFlags(f *testing.F) {
 		{"-to", "png", "-size", "640x480", "-ss", "2", "-eye", "1,2,3", "-target", "0,0,0", "-sheet", "s.png", "in.####.prt", "p.####.png"},
 		{"-to", "surface", "-smooth", "2", "-closing", "1", "-radius-scale", "1.2", "in.####.prt", "s.####.obj", "s.####.vdb"},
 		{"-to", "compare", "-frames", "20,40,60-80", "-labels", "a,b", "out.png", "a/s.####.prt", "b/s.####.prt"},
+		{"-to", "compare", "-differences", "d.csv", "-cell", "0.02", "out.png", "a/s.####.prt", "b/s.####.prt"},
 		{"-to", "prt", "-keep", "Position,Velocity", "-for", "krakatoa", "-rename", "Velocity=v", "in.prt", "out.prt"},
 		{"-to", "clusters", "-link", "0.02", "-powder", "10", "-memory", "512M", "-threads", "2", "in.####.prt", "c.txt"},
 		{"-to", "png", "-color-range", "0:1", "-colormap", "ice", "-gif", "g.gif", "-gif-fps", "1e308", "x.prt", "y.png"},

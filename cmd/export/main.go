@@ -47,8 +47,10 @@ ground.####.ply or .obj, a PolyMesh object in metres, Y up, at the frame rate th
 their header comments give, else -fps). surface writes an output per pattern, by its
 extension: .vdb (the level set "surface" and the density "density" cut by it), .obj
 or .ply (the closed mesh of the surface), or one .abc archive of the meshes. compare writes one
-PNG: a row per input (a run), a column per frame, all seen by one camera. Frames are
-converted in parallel; files are replaced only when complete.
+PNG: a row per input (a run), a column per frame, all seen by one camera, and logs
+how far each run's final shape is from the first run's (-differences: at every
+frame, in a CSV). Frames are converted in parallel; files are replaced only when
+complete.
 
 Flags:
 `
@@ -81,6 +83,7 @@ Examples:
   export -to clusters -link 0.015 -powder 20 -frames 24-96 'sim/snow.####.prt' -
   export -to compare -frames 20,40,60,80,100 -labels '1 kPa,3 kPa' cmp.png 'p1/snow.####.prt' 'p3/snow.####.prt'
   export -to compare -frames 0-120 -every 24 -color Velocity cmp.png runs/*/snow.0001.prt
+  export -to compare -differences shapes.csv cmp.png 'explicit/snow.####.prt' 'auto/snow.####.prt'   (how far auto's shape is from explicit's, in h)
 
 -for names what the files hold as a program reads them: houdini (PLY: id and
 pscale, the radius from Mass and PhysicalDensity or -radius; VDB: density, vel; it
@@ -156,7 +159,7 @@ var flagModes = map[string]string{
 	"ground": "png compare", "mesh": "png", "sheet": "png", "columns": "png", "gif": "png",
 	"gif-fps": "png", "gif-width": "png", "surface": "png",
 	"link": "clusters", "powder": "clusters",
-	"labels": "compare", "every": "compare",
+	"labels": "compare", "every": "compare", "differences": "compare", "cell": "compare",
 	"smooth": "surface", "closing": "surface", "radius-scale": "surface",
 	"up": "ply surface", "scale": "ply surface",
 	"fps":           "abc surface",
@@ -268,6 +271,7 @@ func (s *settings) arguments(fs *flag.FlagSet, frames *string, given map[string]
 	wholeSequence := s.to == "png" && (s.view.sheet != "" || s.view.gif != "")
 	switch {
 	case s.to == "compare":
+		s.compare.cellGiven = given["cell"]
 		if err := s.compare.check(fs.Args(), *frames); err != nil {
 			return err
 		}

@@ -9,8 +9,8 @@ import (
 )
 
 // endFiles are the files that export writes once, after every frame: the contact
-// sheet, the animated GIF, the clusters report, the comparison picture and the
-// Alembic archive.
+// sheet, the animated GIF, the clusters report, the comparison picture and its
+// -differences, and the Alembic archive.
 func (s *settings) endFiles() []string {
 	var files []string
 	for _, f := range []string{s.view.sheet, s.view.gif, s.compare.output, s.abc.output} {
@@ -20,6 +20,9 @@ func (s *settings) endFiles() []string {
 	}
 	if s.to == "clusters" && s.clusters.report != "-" && s.clusters.report != "" {
 		files = append(files, s.clusters.report)
+	}
+	if s.to == "compare" && s.compare.differences != "-" && s.compare.differences != "" {
+		files = append(files, s.compare.differences)
 	}
 	return files
 }
