@@ -469,13 +469,8 @@ func (c *comparison) finish(log io.Writer) error {
 	return nil
 }
 
-// columnLabels returns "frame 40 (1.667 s)" per column: the frame number and the time
-// the inputs' Time metadata gives it (columnTimes), or the number alone.
-func (c *comparison) columnLabels(log io.Writer) []string {
-	return labelColumns(c.frames, c.columnTimes(log))
-}
-
-// labelColumns is columnLabels for the columns' frames and times.
+// labelColumns returns "frame 40 (1.667 s)" per column: the frame number and its time
+// (columnTimes), or the number alone where the time is NaN.
 func labelColumns(frames []int, times []float64) []string {
 	labels := make([]string, len(frames))
 	for col, n := range frames {

@@ -289,7 +289,7 @@ func TestCompareColumnLabels(t *testing.T) {
 		},
 	}
 	var log bytes.Buffer
-	got := c.columnLabels(&log)
+	got := labelColumns(c.frames, c.columnTimes(&log))
 	if want := []string{"frame 24 (1 s)", "frame 48", "frame 72"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("labels %q, want %q", got, want)
 	}
@@ -297,7 +297,7 @@ func TestCompareColumnLabels(t *testing.T) {
 		t.Errorf("log: %s", log.String())
 	}
 	c.times = []float64{1.0 / 24, nan, 5.0 / 3, nan, nan, 5.0 / 3}
-	if got := c.columnLabels(&log); !reflect.DeepEqual(got, []string{"frame 24 (0.04167 s)", "frame 48", "frame 72 (1.667 s)"}) {
+	if got := labelColumns(c.frames, c.columnTimes(&log)); !reflect.DeepEqual(got, []string{"frame 24 (0.04167 s)", "frame 48", "frame 72 (1.667 s)"}) {
 		t.Errorf("labels %q", got)
 	}
 }
