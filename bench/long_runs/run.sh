@@ -21,6 +21,9 @@
 #   SLEEP=0                        1: resting snow sleeps (solver.sleep = true); the
 #                                  integrator column then reads e.g. explicit+sleep
 #
+# With KEEP=1 and more than one integrator it also prints how far each run's final shape
+# is from the first integrator's, and writes them side by side to WORK/SCENE-compare.png.
+#
 # e.g. FRAMES=3 INTEGRATORS="explicit auto" bench/long_runs/run.sh bench/long_runs/snowball_3e5.toml
 # Needs GNU time (/usr/bin/time -v). CI does not run it: the defaults take hours.
 set -euo pipefail
@@ -34,7 +37,7 @@ sleep=${SLEEP:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$bin" "$work"
-go build -o "$bin/" ./cmd/snowsim ./cmd/voxelize
+go build -o "$bin/" ./cmd/snowsim ./cmd/voxelize ./cmd/export
 
 scenes=("$@")
 if [ ${#scenes[@]} -eq 0 ]; then
@@ -54,6 +57,25 @@ prepare() {
 		} ;;
 	esac
 }
+
+# compare prints, with KEEP=1 and more than one run of a scene, how far each run's final
+# shape is from the first run's (export -to compare: the distance between the centroids,
+# the share of occupied cells in common, the median difference of the column heights,
+# all in cells of h) and writes the runs side by side to WORK/SCENE-compare.png.
+compare() {
+	if [ "${KEEP:-0}" = 1 ] && [ ${#kept[@]} -gt 1 ]; then
+		local inputs=() run last
+		for run in "${kept[@]}"; do
+			inputs+=("$run/$(ls "$run" | grep -v '^spray' | grep '\.prt$' | sort | tail -1)")
+		done
+		last=$(sed -E 's/.*\.0*([0-9]+)\.prt$/\1/' <<<"${inputs[0]}")
+		"$bin/export" -to compare -frames "$last" -labels "$(IFS=,; echo "${labels[*]}")" -differences - \
+			"$work/$1-compare.png" "${inputs[@]}" 2>/dev/null |
+			awk -F, 'NR > 1 { printf "  frame %d: %s against %s: centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median)\n", $1, $3, $4, $5, 100 * $6, $7 }'
+	fi
+	kept=() labels=()
+}
+kept=() labels=()
 
 printf '%-16s %-13s %6s %9s %9s %10s %9s %9s  %s\n' scene integrator frames particles 'min/frame' 'steps/frm' 'CPU-min/f' 'peak RSS' 'auto: frame integrator'
 for scene in "${scenes[@]}"; do
@@ -87,5 +109,7 @@ for scene in "${scenes[@]}"; do
 			printf "%-16s %-13s %6d %9d %9.3g %10.0f %9.3g %6.0f MiB  %s\n", n, i, f, p, w / 60, s, (u + y) / 60 / f, r / 1024, sw
 		}'
 		[ "${KEEP:-0}" = 1 ] || rm -rf "$out"
+		kept+=("$out") labels+=("$label")
 	done
+	compare "$name"
 done
