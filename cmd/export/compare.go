@@ -19,6 +19,7 @@ import (
 	"snowtools/cmd/internal/seq"
 	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
+	"snowtools/simcore/particles"
 )
 
 // -to compare: one picture that compares runs as the figures of a paper do (say, a
@@ -84,6 +85,9 @@ func (c *compareSettings) check(args []string, frames string) error {
 	if c.cellGiven && !(c.cell > 0 && !math.IsInf(c.cell, 0)) {
 		return fmt.Errorf("-cell %g: must be a positive size in metres", c.cell)
 	}
+	if c.differences != "" && len(c.inputs) < 2 {
+		return fmt.Errorf("-differences %s: it measures each run against the first; give two or more inputs", c.differences)
+	}
 	if c.differences != "" && c.differences != "-" {
 		if filepath.Clean(c.differences) == filepath.Clean(c.output) {
 			return fmt.Errorf("-differences %s: that is the picture's name; name the CSV otherwise", c.differences)
@@ -128,10 +132,11 @@ type comparison struct {
 
 	// The shape differences (compare_shapes.go): the size of their cells and what
 	// gave it, or 0 and why none is known (noCell); the shapes by job index, nil
-	// without a cell size.
+	// without a cell size, and why a job's shape is missing (shapeErrs).
 	cell               float64
 	cellSource, noCell string
-	shapes             []*shape
+	shapes             []*particles.Shape
+	shapeErrs          []error
 }
 
 // newComparison finds every input's frames, chooses the columns, and fixes what all
@@ -171,7 +176,7 @@ func newComparison(s *settings) (*comparison, error) {
 		return nil, err
 	}
 	if c.cell > 0 {
-		c.cellSource, c.shapes = why, make([]*shape, len(c.jobs))
+		c.cellSource, c.shapes, c.shapeErrs = why, make([]*particles.Shape, len(c.jobs)), make([]error, len(c.jobs))
 	} else {
 		c.noCell = why
 	}
@@ -431,13 +436,7 @@ func (c *comparison) convert(j job, threads int) result {
 		c.times[j.index] = t[0]
 	}
 	if c.measures(j) {
-		var mass []float32
-		if _, ok := f.Header.Channel("Mass"); ok {
-			if mass, err = f.floats("Mass", 1); err != nil {
-				return result{err: err}
-			}
-		}
-		if c.shapes[j.index], err = summarise(pts.Pos, mass, c.cell); err != nil {
+		if err := c.summarise(j, f, pts.Pos); err != nil {
 			return result{err: err}
 		}
 	}

@@ -4,159 +4,17 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"snowtools/cmd/internal/cli"
 	"snowtools/formats/prt"
+	"snowtools/simcore/particles"
 )
-
-// The measures of simcore's TestAutoIntegrator, as simcore's tests write them (with
-// maps, over float64 positions): summarise and difference must give the same
-// numbers over sorted keys.
-func referenceCentroid(pos, mass []float32) [3]float64 {
-	var c [3]float64
-	total := 0.0
-	for i := range len(pos) / 3 {
-		for a := range 3 {
-			c[a] += float64(pos[3*i+a]) * float64(mass[i])
-		}
-		total += float64(mass[i])
-	}
-	return [3]float64{c[0] / total, c[1] / total, c[2] / total}
-}
-
-func referenceOverlap(a, b []float32, size float64) float64 {
-	cells := func(p []float32) map[[3]int]bool {
-		m := make(map[[3]int]bool)
-		for i := 0; i < len(p); i += 3 {
-			m[[3]int{int(math.Floor(float64(p[i]) / size)), int(math.Floor(float64(p[i+1]) / size)), int(math.Floor(float64(p[i+2]) / size))}] = true
-		}
-		return m
-	}
-	ca, cb := cells(a), cells(b)
-	both := 0
-	for c := range ca {
-		if cb[c] {
-			both++
-		}
-	}
-	return float64(both) / float64(len(ca)+len(cb)-both)
-}
-
-func referenceHeights(a, b []float32, size float64) []float64 {
-	heights := func(p []float32) map[[2]int]float64 {
-		top := make(map[[2]int]float64)
-		for i := 0; i < len(p); i += 3 {
-			c := [2]int{int(math.Floor(float64(p[i]) / size)), int(math.Floor(float64(p[i+2]) / size))}
-			if y, ok := top[c]; !ok || float64(p[i+1]) > y {
-				top[c] = float64(p[i+1])
-			}
-		}
-		return top
-	}
-	ha, hb := heights(a), heights(b)
-	var d []float64
-	for c, y := range ha {
-		if yb, ok := hb[c]; ok {
-			d = append(d, math.Abs(y-yb))
-		}
-	}
-	slices.Sort(d)
-	return d
-}
-
-// randomCloud returns n particles in a box around the origin (negative cells too),
-// with masses.
-func randomCloud(rng *rand.Rand, n int, spread float64) (pos, mass []float32) {
-	for range n {
-		pos = append(pos, float32(spread*(rng.Float64()-0.5)), float32(spread*rng.Float64()*0.5-0.1), float32(spread*(rng.Float64()-0.5)))
-		mass = append(mass, float32(1e-3*(1+rng.Float64())))
-	}
-	return pos, mass
-}
-
-// Over random clouds, the sorted-key measures equal the map-based ones of simcore's
-// tests: the same cells, columns, median, 90th percentile and mean.
-func TestShapeDifferenceMatchesSimcoreMeasures(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	const h = 0.02
-	for trial := range 5 {
-		a, ma := randomCloud(rng, 2000, 0.3)
-		b, mb := randomCloud(rng, 1500+trial*200, 0.3)
-		sa, err := summarise(a, ma, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sb, err := summarise(b, mb, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := difference(sa, sb, h)
-		ca, cb := referenceCentroid(a, ma), referenceCentroid(b, mb)
-		centroid := math.Sqrt((ca[0]-cb[0])*(ca[0]-cb[0])+(ca[1]-cb[1])*(ca[1]-cb[1])+(ca[2]-cb[2])*(ca[2]-cb[2])) / h
-		heights := referenceHeights(a, b, h)
-		p90, mean := heights[len(heights)*9/10], 0.0
-		for _, v := range heights {
-			mean += v / float64(len(heights))
-		}
-		want := shapeDifference{centroid: centroid, shared: referenceOverlap(a, b, h),
-			median: heights[len(heights)/2] / h, p90: p90 / h, mean: mean / h, particles: 2000, particlesFrom: 1500 + trial*200}
-		if !closeTo(d.centroid, want.centroid, 1e-9, 1) {
-			t.Errorf("trial %d: centroid %g h, want %g", trial, d.centroid, want.centroid)
-		}
-		d.centroid = want.centroid
-		if d != want {
-			t.Errorf("trial %d: %+v, want %+v", trial, d, want)
-		}
-		if want.shared <= 0 || want.shared >= 1 || len(heights) < 50 {
-			t.Fatalf("fixture: %g of the cells shared, %d columns in both", want.shared, len(heights))
-		}
-	}
-
-	// Without masses: the plain mean of the positions.
-	pos := []float32{0, 0, 0, 0.04, 0, 0, 0.08, 0.06, 0}
-	s, err := summarise(pos, nil, 0.02)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.hasMass || !closeTo(s.mean[0], 0.04, 1e-7, 1) || !closeTo(s.mean[1], 0.02, 1e-7, 1) {
-		t.Errorf("mean %v (weighted %v)", s.mean, s.hasMass)
-	}
-	// Cells and columns: sorted, distinct; a column's top is its highest particle.
-	if len(s.cells) != 3 || len(s.columns) != 3 || !slices.IsSorted(s.cells) || s.tops[2] != 0.06 {
-		t.Errorf("cells %x, columns %x, tops %v", s.cells, s.columns, s.tops)
-	}
-}
-
-// Particles without a finite position are left out; one too far from the origin for
-// a cell key is an error that asks for a larger -cell.
-func TestShapeSummaryLimits(t *testing.T) {
-	nan, inf := float32(math.NaN()), float32(math.Inf(1))
-	x := float64(float32(0.01))
-	s, err := summarise([]float32{0.01, 0.01, 0.01, nan, 0, 0, 0, inf, 0}, []float32{1, 1, 1}, 0.02)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s.particles != 3 || s.finite != 1 || len(s.cells) != 1 || s.massMean != [3]float64{x, x, x} {
-		t.Errorf("%+v", s)
-	}
-	if _, err := summarise([]float32{0, 0, 0, -3e4, 0, 0}, nil, 0.02); err == nil || !strings.Contains(err.Error(), "give a larger -cell") {
-		t.Errorf("a particle 1.5e6 cells away: %v", err)
-	}
-	empty, _ := summarise(nil, nil, 0.02)
-	d := difference(empty, s, 0.02)
-	if !math.IsNaN(d.centroid) || !math.IsNaN(d.shared) || !math.IsNaN(d.median) || d.particles != 0 || d.particlesFrom != 3 {
-		t.Errorf("against an empty frame: %+v", d)
-	}
-}
 
 // Identical runs differ by nothing; a run moved by half a cell along x has its
 // centroid 0.5 h away, and one raised by a cell along y its centroid and every
@@ -174,23 +32,33 @@ func TestCompareShapeDifferences(t *testing.T) {
 	}
 	const tol = 1e-4 // float32 positions
 	for col := range c.frames {
-		if d := c.difference(1, col); d != (shapeDifference{0, 1, 0, 0, 0, d.particles, d.particles}) || d.particles < 500 {
-			t.Errorf("column %d: identical runs differ: %+v", col, d)
+		if d, run, _, err := c.difference(1, col); err != nil || d != (particles.ShapeDifference{Shared: 1}) || run.Particles < 500 {
+			t.Errorf("column %d: identical runs differ: %+v (%v)", col, d, err)
 		}
-		if d := c.difference(2, col); !closeTo(d.centroid, 0.5, tol, 1) || !(d.shared > 0.2 && d.shared < 0.8) {
+		if d := measured(t, c, 2, col); !closeTo(d.Centroid, 0.5, tol, 1) || !(d.Shared > 0.2 && d.Shared < 0.8) {
 			t.Errorf("column %d: shifted by 0.5 h: %+v", col, d)
 		}
-		d := c.difference(3, col)
-		for name, v := range map[string]float64{"centroid": d.centroid, "median": d.median, "p90": d.p90, "mean": d.mean} {
+		d := measured(t, c, 3, col)
+		for name, v := range map[string]float64{"centroid": d.Centroid, "median": d.Median, "p90": d.P90, "mean": d.Mean} {
 			if !closeTo(v, 1, tol, 1) {
 				t.Errorf("column %d: raised by 1 h: %s %g h", col, name, v)
 			}
 		}
 	}
 	c = prepareComparison(t, append(append(view, "-cell", fmt.Sprint(2*ballH)), filepath.Join(dir, "c.png"), a, shifted)...)
-	if d := c.difference(1, 0); c.cell != 2*ballH || c.cellSource != "-cell" || !closeTo(d.centroid, 0.25, tol, 1) {
-		t.Errorf("-cell %g: cell %g (%s), centroids %g apart, want 0.25", 2*ballH, c.cell, c.cellSource, d.centroid)
+	if d := measured(t, c, 1, 0); c.cell != 2*ballH || c.cellSource != "-cell" || !closeTo(d.Centroid, 0.25, tol, 1) {
+		t.Errorf("-cell %g: cell %g (%s), centroids %g apart, want 0.25", 2*ballH, c.cell, c.cellSource, d.Centroid)
 	}
+}
+
+// measured returns the difference of run r from the first run at column col.
+func measured(t *testing.T, c *comparison, r, col int) particles.ShapeDifference {
+	t.Helper()
+	d, _, _, err := c.difference(r, col)
+	if err != nil {
+		t.Fatalf("run %d, column %d: %v", r, col, err)
+	}
+	return d
 }
 
 // -differences writes a row per column and per later run, whose values are those of
@@ -320,6 +188,22 @@ func TestCompareDifferencesWithoutGridSpacing(t *testing.T) {
 	if !strings.Contains(log, "  frame 2: b against a: centroids 0.50 h apart, ") || !strings.Contains(log, "h = 0.01 m (-cell)") {
 		t.Errorf("-cell 0.01:\n%s", log)
 	}
+
+	// Cells so small that the particles lie more than a million of them from the
+	// origin: the picture is still written and the log says why nothing was
+	// measured; with -differences that is an error.
+	if err := os.Remove(out); err != nil {
+		t.Fatal(err)
+	}
+	log = mustExport(t, append(view, "-cell", "1e-8", out, a, b)...)
+	if _, err := os.Stat(out); err != nil || !strings.Contains(log, "  frame 2: b against a: not measured: frame 2 (") ||
+		!strings.Contains(log, "give a larger -cell, or leave out -differences") {
+		t.Errorf("unmeasurable frames (picture: %v):\n%s", err, log)
+	}
+	if code, log := runExport(t, append(view, "-cell", "1e-8", "-differences", csvPath, out, a, b)...); code != cli.ExitFailure ||
+		!strings.Contains(log, "give a larger -cell") {
+		t.Errorf("-differences of unmeasurable frames: exit %d: %s", code, log)
+	}
 }
 
 // -differences and -cell belong to -to compare; a -cell that is no size, or a CSV
@@ -339,6 +223,7 @@ func TestCompareDifferencesUsage(t *testing.T) {
 		{[]string{"-to", "compare", "-cell", "NaN", out, a, a}, "-cell NaN: must be a positive"},
 		{[]string{"-to", "compare", "-cell", "Inf", out, a, a}, "-cell +Inf: must be a positive"},
 		{[]string{"-to", "compare", "-differences", out, out, a, a}, "-differences " + out + ": that is the picture's name"},
+		{[]string{"-to", "compare", "-differences", "d.csv", out, a}, "-differences d.csv: it measures each run against the first; give two or more inputs"},
 	} {
 		code, log := runExport(t, c.args...)
 		if code != cli.ExitUsage || !strings.Contains(log, c.want) {

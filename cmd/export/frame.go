@@ -142,8 +142,11 @@ func (f *frame) positionsAndMasses(flagMass float64) (pos, mass []float32, err e
 }
 
 // gridSpacing returns the simulation's h from the metadata snowsim writes.
-func (f *frame) gridSpacing() (float64, bool) {
-	v, ok := f.Header.Float64Meta("", "GridSpacing")
+func (f *frame) gridSpacing() (float64, bool) { return gridSpacing(f.Header) }
+
+// gridSpacing returns the h of a PRT header's GridSpacing metadata.
+func gridSpacing(h prt.Header) (float64, bool) {
+	v, ok := h.Float64Meta("", "GridSpacing")
 	if !ok || len(v) != 1 || !(v[0] > 0) || math.IsInf(v[0], 0) {
 		return 0, false
 	}

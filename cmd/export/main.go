@@ -48,8 +48,8 @@ their header comments give, else -fps). surface writes an output per pattern, by
 extension: .vdb (the level set "surface" and the density "density" cut by it), .obj
 or .ply (the closed mesh of the surface), or one .abc archive of the meshes. compare writes one
 PNG: a row per input (a run), a column per frame, all seen by one camera, and logs
-how far each run's final shape is from the first run's (-differences: at every
-frame, in a CSV). Frames are converted in parallel; files are replaced only when
+how far each run's shape in the last column is from the first run's (-differences:
+in every column, as CSV). Frames are converted in parallel; files are replaced only when
 complete.
 
 Flags:
