@@ -119,7 +119,9 @@ func TestAutoIntegrator(t *testing.T) {
 
 // heightDifferences returns, in increasing order, the differences between the heights
 // of a and b (the highest particle, along y) in the columns of size x size that both
-// have particles.
+// have particles. With centroid and occupancyOverlap it is the measure that
+// particles.Shape gives users for runs on disk (export -to compare -differences),
+// whose test holds it to these.
 func heightDifferences(a, b *Particles, size float64) []float64 {
 	heights := func(p *Particles) map[[2]int]float64 {
 		top := make(map[[2]int]float64)
