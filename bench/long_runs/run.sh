@@ -61,17 +61,29 @@ prepare() {
 # compare prints, with KEEP=1 and more than one run of a scene, how far each run's final
 # shape is from the first run's (export -to compare: the distance between the centroids,
 # the share of occupied cells in common, the median difference of the column heights,
-# all in cells of h) and writes the runs side by side to WORK/SCENE-compare.png.
+# all in cells of h; the numbers in WORK/SCENE-differences.csv) and writes the runs side
+# by side to WORK/SCENE-compare.png. A failed comparison is reported and the runs go on.
 compare() {
 	if [ "${KEEP:-0}" = 1 ] && [ ${#kept[@]} -gt 1 ]; then
-		local inputs=() run last
+		local inputs=() run last csv="$work/$1-differences.csv" log="$work/$1-compare.log"
 		for run in "${kept[@]}"; do
-			inputs+=("$run/$(ls "$run" | grep -v '^spray' | grep '\.prt$' | sort | tail -1)")
+			last=$(ls "$run" | grep -v '^spray' | grep '\.prt$' | sort | tail -1 || true)
+			if [ -z "$last" ]; then
+				echo "  $1: no particle frame in $run to compare" >&2
+				kept=() labels=()
+				return
+			fi
+			inputs+=("$run/$last")
 		done
 		last=$(sed -E 's/.*\.0*([0-9]+)\.prt$/\1/' <<<"${inputs[0]}")
-		"$bin/export" -to compare -frames "$last" -labels "$(IFS=,; echo "${labels[*]}")" -differences - \
-			"$work/$1-compare.png" "${inputs[@]}" 2>/dev/null |
-			awk -F, 'NR > 1 { printf "  frame %d: %s against %s: centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median)\n", $1, $3, $4, $5, 100 * $6, $7 }'
+		if nice -n "$niceness" "$bin/export" -to compare -frames "$last" -labels "$(IFS=,; echo "${labels[*]}")" \
+			-differences "$csv" "$work/$1-compare.png" "${inputs[@]}" 2>"$log"; then
+			awk -F, 'function f(v, scale, digits) { return v == "" ? "n/a" : sprintf("%." digits "f", scale * v) }
+				NR > 1 { printf "  frame %d: %s against %s: centroids %s h apart, %s%% of the cells shared, heights %s h apart (median)\n",
+					$1, $3, $4, f($5, 1, 2), f($6, 100, 1), f($7, 1, 2) }' "$csv"
+		else
+			echo "  $1: the comparison failed; see $log" >&2
+		fi
 	fi
 	kept=() labels=()
 }
