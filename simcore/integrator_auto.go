@@ -37,19 +37,22 @@ import "math"
 // step, outside and per solver iteration, in explicit steps of the same state. They
 // were measured where the choice is made, on hardened snow: the 3e5-particle snowball of
 // bench/long_runs after landing, on two threads, both steps' loops in AVX2 (wall time
-// per step from snowsim's progress lines; `FRAMES=24 INTEGRATORS=auto
-// bench/long_runs/run.sh bench/long_runs/snowball_3e5.toml`). Its explicit frames took
-// 0.134 s a step, its two semi-implicit frames 0.93 s a step at 10.4 iterations and 0.62
-// s at 4.7: 6.9 and 4.6 explicit steps, so 2.7 outside the iterations and 0.40 per
-// iteration. The 1e5-particle benchmark snowball just after impact gives 3.4 + 0.61 k
+// per step from snowsim's progress lines, in an auto run under the benchmark's
+// constants below, which kept most landed frames explicit; with the present constants
+// auto goes semi-implicit from frame 2, so repeat it with `FRAMES=24
+// INTEGRATORS="explicit semi-implicit" bench/long_runs/run.sh
+// bench/long_runs/snowball_3e5.toml`). Its explicit frames took 0.134 s a step, its two
+// semi-implicit frames 0.93 s a step at 10.4 iterations and 0.62 s at 4.7: 6.9 and 4.6
+// explicit steps, so 2.7 outside the iterations and 0.40 per iteration. The 1e5-particle benchmark snowball just after impact gives 3.4 + 0.61 k
 // (`go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x
 // ./simcore`): there the explicit step is cheaper, since few particles are clamped and
 // stage 7 skips their SVD, and with the constants from there the model chose
 // semi-implicit for only 2 of the 3e5 snowball's 23 frames after landing, though those
-// two took 0.72 and 0.48 of an explicit frame's time. The constants are the solver's, not the
-// machine's, so that a scene chooses the same integrators, and writes the same bytes, on
-// any CPU; without AVX2 both steps run their Go loops, and the benchmark measured 2.7 +
-// 0.53 k there. Re-measure them when either step changes.
+// two took 0.72 and 0.48 of an explicit frame's time. The constants are the solver's, not
+// the machine's, so that a scene chooses the same integrators, and writes the same bytes,
+// wherever its steps do (amd64 with or without AVX2; see transfer_avx2_amd64.go for the
+// builds that fuse multiply-adds); without AVX2 both steps run their Go loops, and the
+// benchmark measured 2.7 + 0.53 k there. Re-measure them when either step changes.
 const (
 	semiImplicitStepCost      = 2.7
 	semiImplicitIterationCost = 0.40
