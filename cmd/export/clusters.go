@@ -79,12 +79,8 @@ type clusterRow struct {
 }
 
 func newClusterReport(s *settings, jobs []job) (*clusterReport, error) {
-	if report := s.clusters.report; report != "-" {
-		for _, j := range jobs {
-			if same, _ := sameFile(report, j.in.Path); same {
-				return nil, fmt.Errorf("report %s would replace its input", report)
-			}
-		}
+	if report := s.clusters.report; report != "-" && replacesInput(report, jobs) {
+		return nil, fmt.Errorf("report %s would replace its input", report)
 	}
 	return &clusterReport{s: s, rows: make([]clusterRow, len(jobs))}, nil
 }

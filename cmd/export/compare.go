@@ -164,12 +164,8 @@ func newComparison(s *settings) (*comparison, error) {
 	if err := c.addJobs(cs.inputs, runs); err != nil {
 		return nil, err
 	}
-	if cs.differences != "" && cs.differences != "-" {
-		for _, j := range c.jobs {
-			if same, _ := sameFile(cs.differences, j.in.Path); same {
-				return nil, fmt.Errorf("-differences %s would replace its input", cs.differences)
-			}
-		}
+	if cs.differences != "" && cs.differences != "-" && replacesInput(cs.differences, c.jobs) {
+		return nil, fmt.Errorf("-differences %s would replace its input", cs.differences)
 	}
 	var why string
 	if c.cell, why, err = c.measureCell(cs); err != nil {

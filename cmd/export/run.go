@@ -304,6 +304,17 @@ func largestFrame(jobs []job) (int64, error) {
 	return largest, nil
 }
 
+// replacesInput reports whether writing the one file path would replace the input of
+// one of jobs (a report or table named like a frame it reads).
+func replacesInput(path string, jobs []job) bool {
+	for _, j := range jobs {
+		if same, _ := sameFile(path, j.in.Path); same {
+			return true
+		}
+	}
+	return false
+}
+
 // sameFile reports whether two paths name one existing file.
 func sameFile(a, b string) (bool, error) {
 	ia, err := os.Stat(a)

@@ -65,23 +65,17 @@ func SummariseShape(pos, mass []float32, h float64) (*Shape, error) {
 	keys := make([]uint64, 0, n)
 	var sum, massSum [3]float64
 	totalMass := 0.0
-	index := func(v float64) (int64, bool) {
-		c := math.Floor(v / h)
-		return int64(c), c >= -shapeCellBias && c < shapeCellBias
-	}
 	for i := range n {
-		x := [3]float64{float64(pos[3*i]), float64(pos[3*i+1]), float64(pos[3*i+2])}
-		if !finite(x) {
+		x, finite := position(pos, i)
+		if !finite {
 			continue
 		}
-		ix, okx := index(x[0])
-		iy, oky := index(x[1])
-		iz, okz := index(x[2])
-		if !okx || !oky || !okz {
+		key, ok := cellKey(x, h)
+		if !ok {
 			return nil, fmt.Errorf("particle %d at (%.4g, %.4g, %.4g) is more than %d cells of %g m from the origin",
 				i, x[0], x[1], x[2], shapeCellBias, h)
 		}
-		keys = append(keys, shapeKey(ix, iy, iz))
+		keys = append(keys, key)
 		sh.finite++
 		for a := range 3 {
 			sum[a] += x[a]
@@ -120,26 +114,39 @@ func SummariseShape(pos, mass []float32, h float64) (*Shape, error) {
 	for i := range sh.tops {
 		sh.tops[i] = float32(math.Inf(-1))
 	}
-	for i := range n {
-		x := [3]float64{float64(pos[3*i]), float64(pos[3*i+1]), float64(pos[3*i+2])}
-		if !finite(x) {
-			continue
+	for i := range n { // every finite particle has a key: the first pass checked
+		if x, finite := position(pos, i); finite {
+			key, _ := cellKey(x, h)
+			c, _ := slices.BinarySearch(sh.columns, key>>21)
+			sh.tops[c] = max(sh.tops[c], pos[3*i+1])
 		}
-		ix, _ := index(x[0])
-		iz, _ := index(x[2])
-		c, _ := slices.BinarySearch(sh.columns, shapeKey(ix, 0, iz)>>21)
-		sh.tops[c] = max(sh.tops[c], pos[3*i+1])
 	}
 	return sh, nil
 }
 
-func finite(x [3]float64) bool {
+// position returns particle i of pos and whether all its coordinates are finite.
+func position(pos []float32, i int) (x [3]float64, finite bool) {
+	x = [3]float64{float64(pos[3*i]), float64(pos[3*i+1]), float64(pos[3*i+2])}
 	for _, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
+			return x, false
 		}
 	}
-	return true
+	return x, true
+}
+
+// cellKey returns the packed key of the cell of size h that holds x, or false when x
+// is more than shapeCellBias cells from the origin on some axis.
+func cellKey(x [3]float64, h float64) (uint64, bool) {
+	var c [3]int64
+	for a, v := range x {
+		f := math.Floor(v / h)
+		if !(f >= -shapeCellBias && f < shapeCellBias) {
+			return 0, false
+		}
+		c[a] = int64(f)
+	}
+	return shapeKey(c[0], c[1], c[2]), true
 }
 
 // A ShapeDifference is how far one frame's shape is from another's; the lengths are in
