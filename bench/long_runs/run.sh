@@ -19,7 +19,8 @@
 #   NICE=10                        the runs' niceness
 #   BIN=bin                        where the tools are built
 #   SLEEP=0                        1: resting snow sleeps (solver.sleep = true); the
-#                                  integrator column then reads e.g. explicit+sleep
+#                                  integrator column then reads e.g. explicit+sleep;
+#                                  "0 1": each integrator awake, then asleep
 #
 # With KEEP=1 and more than one integrator it also prints how far each run's final shape
 # is from the first integrator's, and writes them side by side to WORK/SCENE-compare.png.
@@ -33,7 +34,7 @@ threads=${THREADS:-2}
 work=${WORK:-/tmp/long_runs}
 niceness=${NICE:-10}
 bin=${BIN:-bin}
-sleep=${SLEEP:-0}
+sleeps=${SLEEP:-0}
 here=$(cd "$(dirname "$0")" && pwd)
 
 mkdir -p "$bin" "$work"
@@ -60,7 +61,7 @@ prepare() {
 
 # compare prints, with KEEP=1 and more than one run of a scene, how far each run's final
 # shape is from the first run's (export -to compare: the distance between the centroids,
-# the share of occupied cells in common, the median difference of the column heights,
+# the share of occupied cells in common, the median and largest differences of the column heights,
 # all in cells of h; the numbers in WORK/SCENE-differences.csv) and writes the runs side
 # by side to WORK/SCENE-compare.png. A failed comparison is reported and the runs go on.
 compare() {
@@ -79,8 +80,8 @@ compare() {
 		if nice -n "$niceness" "$bin/export" -to compare -frames "$last" -labels "$(IFS=,; echo "${labels[*]}")" \
 			-differences "$csv" "$work/$1-compare.png" "${inputs[@]}" 2>"$log"; then
 			awk -F, 'function f(v, scale, digits) { return v == "" ? "n/a" : sprintf("%." digits "f", scale * v) }
-				NR > 1 { printf "  frame %d: %s against %s: centroids %s h apart, %s%% of the cells shared, heights %s h apart (median)\n",
-					$1, $3, $4, f($5, 1, 2), f($6, 100, 1), f($7, 1, 2) }' "$csv"
+				NR > 1 { printf "  frame %d: %s against %s: centroids %s h apart, %s%% of the cells shared, heights %s h apart (median), %s h (largest)\n",
+					$1, $3, $4, f($5, 1, 2), f($6, 100, 1), f($7, 1, 2), f($10, 1, 2) }' "$csv"
 		else
 			echo "  $1: the comparison failed; see $log" >&2
 		fi
@@ -93,7 +94,8 @@ printf '%-16s %-13s %6s %9s %9s %10s %9s %9s  %s\n' scene integrator frames part
 for scene in "${scenes[@]}"; do
 	prepare "$scene"
 	name=$(basename "$scene" .toml)
-	for integrator in $integrators; do
+	for run in $(for i in $integrators; do for s in $sleeps; do echo "$i:$s"; done; done); do
+		integrator=${run%:*} sleep=${run#*:}
 		label=$integrator
 		[ "$sleep" = 1 ] && label="$integrator+sleep"
 		out="$work/$name-$label"

@@ -93,8 +93,8 @@ func (c *comparison) logDifferences(log io.Writer) {
 		case math.IsNaN(d.Median):
 			line += fmt.Sprintf("centroids %.2f h apart, %.1f%% of the cells shared, no column of both to compare heights in", d.Centroid, 100*d.Shared)
 		default:
-			line += fmt.Sprintf("centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median), %.2f h (9 in 10), %.2f h (mean)",
-				d.Centroid, 100*d.Shared, d.Median, d.P90, d.Mean)
+			line += fmt.Sprintf("centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median), %.2f h (9 in 10), %.2f h (mean), %.2f h (largest)",
+				d.Centroid, 100*d.Shared, d.Median, d.P90, d.Mean, d.Max)
 		}
 		fmt.Fprintln(log, line)
 	}
@@ -122,7 +122,7 @@ func (c *comparison) difference(r, col int) (d particles.ShapeDifference, run, r
 // differenceColumns head the -differences CSV.
 var differenceColumns = []string{
 	"frame", "time", "run", "against", "centroid_h", "cells_shared",
-	"height_median_h", "height_p90_h", "height_mean_h", "particles", "particles_against",
+	"height_median_h", "height_p90_h", "height_mean_h", "height_max_h", "particles", "particles_against",
 }
 
 // writeDifferences writes -differences: a row per column and per run after the
@@ -147,7 +147,7 @@ func (c *comparison) writeDifferences(times []float64, log io.Writer) error {
 				}
 				cw.Write([]string{
 					strconv.Itoa(n), number(times[col]), c.labels[r], c.labels[0],
-					number(d.Centroid), number(d.Shared), number(d.Median), number(d.P90), number(d.Mean),
+					number(d.Centroid), number(d.Shared), number(d.Median), number(d.P90), number(d.Mean), number(d.Max),
 					strconv.Itoa(run.Particles), strconv.Itoa(ref.Particles),
 				})
 			}

@@ -39,7 +39,7 @@ func TestCompareShapeDifferences(t *testing.T) {
 			t.Errorf("column %d: shifted by 0.5 h: %+v", col, d)
 		}
 		d := measured(t, c, 3, col)
-		for name, v := range map[string]float64{"centroid": d.Centroid, "median": d.Median, "p90": d.P90, "mean": d.Mean} {
+		for name, v := range map[string]float64{"centroid": d.Centroid, "median": d.Median, "p90": d.P90, "mean": d.Mean, "largest": d.Max} {
 			if !closeTo(v, 1, tol, 1) {
 				t.Errorf("column %d: raised by 1 h: %s %g h", col, name, v)
 			}
@@ -80,7 +80,7 @@ func TestCompareDifferencesCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(rows[0], differenceColumns) ||
-		strings.Join(rows[0], ",") != "frame,time,run,against,centroid_h,cells_shared,height_median_h,height_p90_h,height_mean_h,particles,particles_against" {
+		strings.Join(rows[0], ",") != "frame,time,run,against,centroid_h,cells_shared,height_median_h,height_p90_h,height_mean_h,height_max_h,particles,particles_against" {
 		t.Fatalf("header %q", rows[0])
 	}
 	if len(rows) != 1+3*2 {
@@ -94,22 +94,22 @@ func TestCompareDifferencesCSV(t *testing.T) {
 		if at, err := strconv.ParseFloat(row[1], 64); err != nil || !closeTo(at, float64(frame)/24, 1e-6, 1) {
 			t.Errorf("row %d: time %q, want %g", i, row[1], float64(frame)/24)
 		}
-		v := make([]float64, 5)
+		v := make([]float64, 6)
 		for k := range v {
 			if v[k], err = strconv.ParseFloat(row[4+k], 64); err != nil {
 				t.Fatalf("row %d: %s %q: %v", i, rows[0][4+k], row[4+k], err)
 			}
 		}
-		n, err1 := strconv.Atoi(row[9])
-		m, err2 := strconv.Atoi(row[10])
+		n, err1 := strconv.Atoi(row[10])
+		m, err2 := strconv.Atoi(row[11])
 		if err1 != nil || err2 != nil || n < 500 || m < 500 {
-			t.Errorf("row %d: particles %q and %q", i, row[9], row[10])
+			t.Errorf("row %d: particles %q and %q", i, row[10], row[11])
 		}
 		if frame != 3 {
 			continue
 		}
-		line := fmt.Sprintf("  frame 3: %s against explicit: centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median), %.2f h (9 in 10), %.2f h (mean)\n",
-			run, v[0], 100*v[1], v[2], v[3], v[4])
+		line := fmt.Sprintf("  frame 3: %s against explicit: centroids %.2f h apart, %.1f%% of the cells shared, heights %.2f h apart (median), %.2f h (9 in 10), %.2f h (mean), %.2f h (largest)\n",
+			run, v[0], 100*v[1], v[2], v[3], v[4], v[5])
 		if !strings.Contains(log, line) {
 			t.Errorf("the log lacks the CSV's\n%s in\n%s", line, log)
 		}

@@ -17,7 +17,7 @@ import (
 //   - heights: in the columns of h x h in x and z (y is up) that both runs occupy, the
 //     absolute difference of their top heights (the highest particle's y), sorted; the
 //     median is the difference at index len/2, the 90th percentile the one at
-//     len*9/10, the mean their sum over len.
+//     len*9/10, the mean their sum over len, the largest the last.
 //
 // Particles with a coordinate that is not finite have no cell, column or share of the
 // centroid. A Shape keeps no positions: the centroids, the occupied cells as sorted
@@ -156,13 +156,14 @@ type ShapeDifference struct {
 	Centroid          float64
 	Shared            float64 // of the cells, 0 to 1
 	Median, P90, Mean float64 // of the heights' differences
+	Max               float64 // the largest height difference
 }
 
 // DifferenceFrom measures s against ref in cells of s.H (ref must be summarised in
 // cells of the same size).
 func (s *Shape) DifferenceFrom(ref *Shape) ShapeDifference {
 	nan := math.NaN()
-	d := ShapeDifference{Centroid: nan, Shared: nan, Median: nan, P90: nan, Mean: nan}
+	d := ShapeDifference{Centroid: nan, Shared: nan, Median: nan, P90: nan, Mean: nan, Max: nan}
 	if s.finite == 0 || ref.finite == 0 {
 		return d
 	}
@@ -189,6 +190,7 @@ func (s *Shape) DifferenceFrom(ref *Shape) ShapeDifference {
 		mean += v / float64(len(heights))
 	}
 	d.Median, d.P90, d.Mean = heights[len(heights)/2]/s.H, heights[len(heights)*9/10]/s.H, mean/s.H
+	d.Max = heights[len(heights)-1] / s.H
 	return d
 }
 

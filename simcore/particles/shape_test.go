@@ -98,7 +98,7 @@ func TestShapeDifferenceMatchesSimcoreMeasures(t *testing.T) {
 			mean += v / float64(len(heights))
 		}
 		want := ShapeDifference{Centroid: centroid, Shared: referenceOverlap(a, b, h),
-			Median: heights[len(heights)/2] / h, P90: p90 / h, Mean: mean / h}
+			Median: heights[len(heights)/2] / h, P90: p90 / h, Mean: mean / h, Max: heights[len(heights)-1] / h}
 		if math.Abs(d.Centroid-want.Centroid) > 1e-9 {
 			t.Errorf("trial %d: centroid %g h, want %g", trial, d.Centroid, want.Centroid)
 		}
