@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync/atomic"
 
 	"snowtools/levelset/geom"
 )
@@ -42,6 +43,17 @@ type RigidBody struct {
 	rot     []RotationKey
 	omega   []geom.Vec3 // per rotation segment, world axes
 	contact Surface
+	// posed is the pose at the time last sampled: a step samples the body at one time
+	// for every particle and node near it, so Sample poses it once per step, not per
+	// point. Workers share it; a stale one is replaced.
+	posed atomic.Pointer[pose]
+}
+
+// pose is the motion at time t, as Pose returns it.
+type pose struct {
+	t                      float64
+	q                      Quat
+	origin, omega, vOrigin geom.Vec3
 }
 
 // TranslationKey places the body's origin at P at time T.
@@ -157,13 +169,18 @@ func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin geom.Vec3) {
 // s but kept positive, so that the solver's pruning (phi(c) > r rules out contact
 // within r of c) stays right while inside and outside are unchanged.
 func (r *RigidBody) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
-	q, origin, omega, vOrigin := r.Pose(t)
-	arm := x.Sub(origin)
-	phi, nb := r.body.Distance(q.Conj().Rotate(arm))
+	m := r.posed.Load()
+	if m == nil || m.t != t {
+		m = &pose{t: t}
+		m.q, m.origin, m.omega, m.vOrigin = r.Pose(t)
+		r.posed.Store(m)
+	}
+	arm := x.Sub(m.origin)
+	phi, nb := r.body.Distance(m.q.Conj().Rotate(arm))
 	if phi > 0 && r.slack > 0 {
 		phi = math.Max(phi-r.slack, math.Min(phi, clearanceFloor*r.slack))
 	}
-	return phi, q.Rotate(nb), vOrigin.Add(omega.Cross(arm))
+	return phi, m.q.Rotate(nb), m.vOrigin.Add(m.omega.Cross(arm))
 }
 
 // Surface implements Collider.
