@@ -164,8 +164,12 @@ func (r *snowRun) frames(first int) error {
 		solver := health.afterFrame(f, steps, progress, r.log)
 		elapsed := time.Since(start)
 		eta := cli.ETA(elapsed, f-first+1, sc.Last()-f)
-		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles  elapsed %s  ETA %s",
-			f, sc.Last(), sim.Time, totalSteps, steps, solver, sim.P.Len(), cli.Duration(elapsed), cli.Duration(eta)))
+		asleep := ""
+		if sc.Config.Sleep {
+			asleep = fmt.Sprintf(" (%d asleep)", sim.Sleeping())
+		}
+		progress.Update(fmt.Sprintf("frame %d/%d  t = %.3f s  %d steps (%d this frame)%s  %d particles%s  elapsed %s  ETA %s",
+			f, sc.Last(), sim.Time, totalSteps, steps, solver, sim.P.Len(), asleep, cli.Duration(elapsed), cli.Duration(eta)))
 		if sig := interrupts.signal(); sig != nil && f < sc.Last() {
 			progress.Done()
 			return r.interrupted(sig, f)
