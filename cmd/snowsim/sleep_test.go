@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,7 +30,7 @@ func TestFootstepsSnowSleeps(t *testing.T) {
 		if code := run(args, &bytes.Buffer{}, &stderr); code != 0 {
 			t.Fatalf("snowsim %v: exit %d: %s", args, code, stderr.String())
 		}
-		fr := readFrame(t, filepath.Join(dir, "snow."+strconv.Itoa(10000 + frames)[1:]+".prt"))
+		fr := readFrame(t, filepath.Join(dir, fmt.Sprintf("snow.%04d.prt", frames)))
 		pos, _, err := fr.Float32s("Position")
 		if err != nil {
 			t.Fatal(err)
