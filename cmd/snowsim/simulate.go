@@ -223,11 +223,13 @@ func newSolverHealth(cfg *simcore.Config, sim *simcore.Sim) *solverHealth {
 func (h *solverHealth) afterFrame(f, steps int, progress *cli.Progress, log io.Writer) string {
 	sim, cfg := h.sim, h.cfg
 	solver := ""
-	if sim.Integrator() == simcore.SemiImplicit && steps > 0 {
-		its := sim.SolverIterations()
+	// A frame's semi-implicit steps may end in an explicit one (auto's choice for a
+	// last short stretch), so the frame's iterations are counted whatever its last
+	// integrator.
+	if its := sim.SolverIterations(); steps > 0 && (its > h.iterations || sim.Integrator() == simcore.SemiImplicit) {
 		solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-h.iterations)/float64(steps))
-		h.iterations = its
 	}
+	h.iterations = sim.SolverIterations()
 	if n := sim.UnconvergedSolves(); n > h.unconverged {
 		progress.Done()
 		_, residual := sim.LastSolve()

@@ -281,3 +281,28 @@ func TestBodiesFromAlembic(t *testing.T) {
 		t.Errorf("clip on an archive: %v", err)
 	}
 }
+
+// A collider sequence's file n is at n/fps to the bit, the time of snowsim's frame n,
+// also when the sequence does not start at 0 (a DCC's files from 1): otherwise the
+// solver stops a sliver short of some frames for the keyframe, and takes a step of
+// 1e-17 s to reach the frame.
+func TestSequenceKeyframesOnFrames(t *testing.T) {
+	dir := t.TempDir()
+	const fps = 24
+	scenetest.WritePlateSequence(t, dir, geom.Vec3{0.1, 0.2, 0.3}, geom.Vec3{0.04, 0.3, 0.4}, geom.Vec3{0.5, 0, 0}, fps, 7, 0.04)
+	if err := os.Remove(filepath.Join(dir, "plate.0000.vdb")); err != nil {
+		t.Fatal(err)
+	}
+	text := "[domain]\nmin = [0, 0, 0]\nmax = [0.8, 0.6, 0.6]\nh = 0.04\n[[snow]]\nshape = \"sphere\"\ncenter = [0.4, 0.4, 0.3]\nradius = 0.1\n[[collider]]\nshape = \"vdb\"\npath = \"plate.####.vdb\"\n"
+	path := filepath.Join(dir, "scene.toml")
+	sc, err := Read(path, strings.NewReader(text), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := sc.Sequences[0]
+	for f := 1; f < 6; f++ {
+		if end, err := seq.Prepare(float64(f) / fps); err != nil || end != float64(f+1)/fps {
+			t.Errorf("frame %d: the keyframe after it at %.17g s (%v), want frame %d's %.17g s", f, end, err, f+1, float64(f+1)/fps)
+		}
+	}
+}

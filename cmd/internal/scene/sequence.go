@@ -45,7 +45,14 @@ func (l *loader) sequence(ck *colliderKeys, key string, contact collider.Surface
 	}
 	times := make([]float64, len(frames))
 	for i, f := range frames {
-		times[i] = start + float64(f.Number-frames[0].Number)/fps
+		if ck.Start == nil {
+			// n/fps as snowsim's frame n is at n/fps, to the bit: start + (n - first)/fps
+			// rounds differently for some n, and the solver would then stop a
+			// sliver short of (or past) the frame for the keyframe, a step of 1e-17 s.
+			times[i] = float64(f.Number) / fps
+		} else {
+			times[i] = start + float64(f.Number-frames[0].Number)/fps
+		}
 	}
 	load := func(i int) (*collider.Keyframe, error) {
 		// The first file, read above, serves the first load if that is its own.
