@@ -47,10 +47,13 @@ import (
 //   - the body forces change: nothing sleeps before GravityStart, while a press acts,
 //     or while snow sinters (sleepAllowed).
 //
-// The time step keeps counting the sleeping particles' elastic wave speed (it does not
-// change while they sleep), so that the step after a group wakes is as stable as if it
-// had never slept; and every decision is per group, from values that do not depend on
-// the thread count, so sleep keeps results deterministic.
+// The time step counts the elastic wave speed of the sleeping groups that may take
+// part in the next step (settle): those that wake, and those next to awake snow, so
+// that the step after a group wakes is as stable as if it had never slept. Sleeping
+// snow far from any awake snow does not set the step: hard-packed snow (a footprint)
+// that has come to rest no longer holds every step to its wave speed. Every decision
+// is per group, from values that do not depend on the thread count, so sleep keeps
+// results deterministic.
 
 const (
 	// defaultSleepCellsPerSecond is the default SleepSpeed in cells per second: snow
@@ -106,6 +109,16 @@ func (s *Sim) sleepAllowed() bool {
 		!(s.P.Sinter != nil && s.sintering(s.Time))
 }
 
+// sleepAllowedAt is sleepAllowed for the step that starts at t.
+func (s *Sim) sleepAllowedAt(t float64) bool {
+	for _, p := range s.cfg.Presses {
+		if p.active(t) {
+			return false
+		}
+	}
+	return s.P.Quiet != nil && t >= s.cfg.GravityStart && !(s.P.Sinter != nil && s.sintering(t))
+}
+
 // partitionSleeping moves the groups that sleep in this step from bins.blocks, which
 // keeps the awake ones in order, to sleep.groups: those whose every particle has been
 // quiet for SleepTime. binParticles calls it before it creates the grid, so that only
@@ -141,7 +154,8 @@ func (s *Sim) groupRested(g *particleBlock, rested float32) bool {
 
 // pinSleepingNodes marks the grid nodes that the sleeping groups hold still, those of
 // the grid (the awake groups' windows) that a sleeping particle's stencil reaches, and
-// measures the sleeping particles' wave speed for the time step.
+// measures the wave speed of the sleeping groups that border awake snow (settle says
+// why those alone count for the time step).
 func (s *Sim) pinSleepingNodes() {
 	sl := &s.sleep
 	n := len(s.grid.coords)
@@ -155,7 +169,6 @@ func (s *Sim) pinSleepingNodes() {
 	parallel.For(s.threads, len(sl.groups), func(_, k int) { s.measureSleeper(&sl.groups[k]) })
 	for k := range sl.groups {
 		sg := &sl.groups[k]
-		sl.maxWave2 = max(sl.maxWave2, sg.maxWave2)
 		for d := range sg.window {
 			c := windowBlock(sg.coord, d)
 			blk, ok := s.grid.index[blockKey(c)]
@@ -165,6 +178,7 @@ func (s *Sim) pinSleepingNodes() {
 			}
 			sg.window[d], sg.masks[d] = blk, boxMask(c, sg.lo, sg.hi)
 			sl.pinned[blk] |= sg.masks[d]
+			sl.maxWave2 = max(sl.maxWave2, sg.maxWave2) // it borders awake snow
 		}
 	}
 }
@@ -227,7 +241,7 @@ func (s *Sim) pinnedNodes(bi int) uint64 {
 
 // settle ends a step with sleep on: it advances or resets the Quiet time of the awake
 // groups' particles, wakes the sleeping groups that something moving reached, and
-// counts the sleeping particles' wave speed in the next time step.
+// counts the wave speed of the sleeping groups that may take part in the next step.
 //
 // Rest is judged by the particles' velocities v_p^{n+1}, not by the nodes': a node at
 // the edge of the snow, with a sliver of mass, takes f_i / m_i from the stress of
@@ -296,7 +310,23 @@ func (s *Sim) settle(dt, t1 float64) {
 			p.Quiet[s.bins.order[k]] = 0
 		}
 	})
-	s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(sl.maxWave2))
+	// The next step's length counts the wave speed of every group that may take part
+	// in it: those woken now, all of them if sleep ends (gravity starts, a press or
+	// sintering begins), and those that border awake snow (pinSleepingNodes), which an
+	// awake particle may join and wake by moving into its block. A group whose window
+	// holds no grid block has no awake particle in its block or the 26 around it (their
+	// windows would share a block with its window), and a particle moves less than a
+	// block (4 cells; the CFL holds it to about one) in a step, so the rest sleep
+	// through the next step too:
+	// they integrate nothing, so their stiffness (hard-packed snow, whose wave speed
+	// would otherwise set every step's length) cannot make the step unstable.
+	wave2, all := sl.maxWave2, !s.sleepAllowedAt(t1)
+	for k := range sl.groups {
+		if sg := &sl.groups[k]; all || p.Quiet[s.bins.order[sg.start]] == 0 {
+			wave2 = max(wave2, sg.maxWave2)
+		}
+	}
+	s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(wave2))
 }
 
 // touchesPinned reports whether the window of group g holds a node that sleeping snow

@@ -16,10 +16,16 @@ import (
 // dropped from above it, which lands on it at about 0.34 s at 3.3 m/s (282 particles).
 func restingBlock(t *testing.T, cfg Config, ball bool) (s *Sim, blockParticles int) {
 	t.Helper()
+	return restingBlockOf(t, cfg, ball, DefaultMaterial)
+}
+
+// restingBlockOf is restingBlock with the block of material m.
+func restingBlockOf(t *testing.T, cfg Config, ball bool, m Material) (s *Sim, blockParticles int) {
+	t.Helper()
 	cfg.H = 0.04
 	cfg.Domain = geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{0.72, 1, 0.72}}
 	block := geom.Box{Min: geom.Vec3{0.2, 0, 0.2}, Max: geom.Vec3{0.52, 0.12, 0.52}}
-	srcs := []Source{{Shape: block, Bounds: block, Material: DefaultMaterial, PerCell: 8, Seed: 7}}
+	srcs := []Source{{Shape: block, Bounds: block, Material: m, PerCell: 8, Seed: 7}}
 	if ball {
 		srcs = append(srcs, ballSource(geom.Vec3{0.36, 0.8, 0.36}, 0.08, DefaultMaterial, 9))
 	}
@@ -110,6 +116,102 @@ func TestSettledBlockSleepsAndWakes(t *testing.T) {
 	if surface[len(surface)-1] > 1e-3 || each[len(each)-1] > 1e-3 {
 		t.Errorf("heights differ by up to %.3g mm at the surface and %.3g mm for a particle, want at most 1 mm",
 			1e3*surface[len(surface)-1], 1e3*each[len(each)-1])
+	}
+}
+
+// Sleeping snow that no awake snow borders does not set the time step: while a block
+// of icy snow (twice Table 2's Young's modulus, its elastic wave 1.4 times as fast)
+// sleeps and a snowball of Table 2 snow falls towards it from 0.8 m, the step is the
+// ball's, longer than the awake run's, which the block's wave holds; the ball wakes
+// the block as it lands, the step shrinks to the block's again within the step, and
+// the surface ends within a millimetre of the awake run's.
+func TestSleepingStiffSnowDoesNotSetTheStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two runs of 0.6 s")
+	}
+	icy, err := Preset("icy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Threads = 2
+	awake, nBlock := restingBlockOf(t, cfg, true, icy)
+	cfg.Sleep = true
+	asleep, _ := restingBlockOf(t, cfg, true, icy)
+	stepTo(t, awake, 0.2)
+	stepTo(t, asleep, 0.2)
+	longer := false
+	for asleep.Time < 0.28 {
+		if asleep.Sleeping() != nBlock {
+			t.Fatalf("t = %.3f s: %d particles asleep, want the block's %d", asleep.Time, asleep.Sleeping(), nBlock)
+		}
+		dtAsleep, dtAwake := asleep.stableDt(), awake.stableDt()
+		longer = longer || dtAsleep > 1.2*dtAwake
+		stepTo(t, asleep, asleep.Time+dtAsleep)
+		stepTo(t, awake, asleep.Time)
+	}
+	if !longer {
+		t.Errorf("the step with the icy block asleep was never over 1.2 times the awake run's")
+	}
+	var wokeDt, awakeDt float64
+	for asleep.Time < 0.6 {
+		before := asleep.Sleeping()
+		stepTo(t, asleep, asleep.Time+asleep.stableDt())
+		if before == nBlock && asleep.Sleeping() < nBlock && wokeDt == 0 {
+			// The first step with the block awake: its length counted the block's wave.
+			wokeDt, awakeDt = asleep.stableDt(), awake.stableDt()
+		}
+		stepTo(t, awake, asleep.Time)
+	}
+	if wokeDt == 0 || wokeDt > 1.05*awakeDt {
+		t.Errorf("the step after the block woke: %.3g s, the awake run's %.3g s", wokeDt, awakeDt)
+	}
+	stepTo(t, awake, 0.6)
+	if d := heightDifferences(awake.P, asleep.P, asleep.cfg.H); d[len(d)-1] > 1e-3 {
+		t.Errorf("surface heights differ by up to %.3g mm, want at most 1 mm", 1e3*d[len(d)-1])
+	}
+}
+
+// A block that a collider wakes while no other snow is awake sets the next step: with
+// everything asleep the step is max_dt, and the step after the wake must be the icy
+// block's explicit limit, not that.
+func TestWokenSnowSetsTheStep(t *testing.T) {
+	icy, err := Preset("icy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Threads = 2
+	cfg.Sleep = true
+	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{-0.4, 0.08, 0.36}, Radius: 0.06},
+		Velocity: geom.Vec3{2, 0, 0}, Contact: collider.Surface{Mode: collider.Separate}}}
+	s, nBlock := restingBlockOf(t, cfg, false, icy)
+	blockLimit := func() float64 { // the explicit limit of the block's elastic wave alone
+		c2 := 0.0
+		for i := range s.P.X {
+			mu, lambda := s.P.Mat[i].hardened(float64(s.P.JP[i]))
+			c2 = max(c2, s.P.waveSpeed2(i, s.P.FE[i].mat3().Det(), mu, lambda))
+		}
+		return s.cfg.cflOf(Explicit) * s.cfg.H / math.Sqrt(c2)
+	}
+	for s.Sleeping() < nBlock && s.Time < 0.3 {
+		stepTo(t, s, s.Time+s.stableDt())
+	}
+	if s.Sleeping() != nBlock || s.stableDt() <= blockLimit() {
+		t.Fatalf("t = %.3f s: %d of %d particles asleep, step %.3g s (the block's limit %.3g s)",
+			s.Time, s.Sleeping(), nBlock, s.stableDt(), blockLimit())
+	}
+	// settle wakes a group by setting its particles' Quiet to 0 at the end of a step;
+	// it takes part from the next step, whose length is checked.
+	woken := func() bool { return slices.Contains(s.P.Quiet, 0) }
+	for !woken() {
+		if s.Time > 0.4 {
+			t.Fatal("the ball did not wake the block by 0.4 s")
+		}
+		stepTo(t, s, s.Time+s.stableDt())
+	}
+	if dt, limit := s.stableDt(), blockLimit(); dt > limit {
+		t.Errorf("t = %.3f s: the step after the wake is %.3g s, over the block's limit %.3g s", s.Time, dt, limit)
 	}
 }
 
