@@ -200,6 +200,22 @@ func kirchhoffStressPolar(st *sym3f, f, r *linalg.Mat3, jE, vol0, mu, lambda flo
 	st[3], st[4], st[5] = at(0, 1, 0), at(0, 2, 0), at(1, 2, 0)
 }
 
+// storedWaveSpeed2 is waveSpeed2 of particle i's stored F_E and J_P: its state
+// between steps.
+func (p *Particles) storedWaveSpeed2(i int) float64 {
+	mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
+	return p.waveSpeed2(i, p.FE[i].mat3().Det(), mu, lambda)
+}
+
+// fastestWave returns the largest elastic wave speed of the particles' stored states.
+func (p *Particles) fastestWave() float64 {
+	c2 := 0.0
+	for i := range p.X {
+		c2 = max(c2, p.storedWaveSpeed2(i))
+	}
+	return math.Sqrt(c2)
+}
+
 // waveSpeed2 returns the square of the elastic (P-wave) speed (lambda + 2 mu)/rho of
 // particle i, given its hardened Lamé parameters and J_E; rho is its current density.
 func (p *Particles) waveSpeed2(i int, jE, mu, lambda float64) float64 {

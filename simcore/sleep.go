@@ -48,8 +48,9 @@ import (
 //     or while snow sinters (sleepAllowed).
 //
 // The time step counts the elastic wave speed of the sleeping groups that may take
-// part in the next step (settle): those that wake, and those next to awake snow, so
-// that the step after a group wakes is as stable as if it had never slept. Sleeping
+// part in the next step (settle): those that wake, those next to awake snow, and all
+// of them when sleep ends or snow moves fast, so that the step after a group wakes is
+// as stable as if it had never slept. Sleeping
 // snow far from any awake snow does not set the step: hard-packed snow (a footprint)
 // that has come to rest no longer holds every step to its wave speed. Every decision
 // is per group, from values that do not depend on the thread count, so sleep keeps
@@ -71,7 +72,7 @@ type sleepState struct {
 	disturbed []uint64        // per grid block: held nodes that moving awake particles reach
 	moving    []nodeBox       // per awake group: the stencils of its particles that move and reach held nodes
 	particles int             // the particles asleep in this step
-	maxWave2  float64         // the sleeping particles' largest squared elastic wave speed
+	maxWave2  float64         // the largest squared elastic wave speed of the sleeping groups next to awake snow
 }
 
 // sleepingGroup is a sleeping group and the nodes it holds.
@@ -104,10 +105,7 @@ func (s *Sim) Sleeping() int { return s.sleep.particles }
 // sleepAllowed reports whether snow may sleep in the step that starts now: sleep is
 // on, and no body force is about to change, which would move snow that no neighbour
 // and no collider wakes (gravity before GravityStart, the presses, sintering).
-func (s *Sim) sleepAllowed() bool {
-	return s.P.Quiet != nil && s.Time >= s.cfg.GravityStart && len(s.pressed) == 0 &&
-		!(s.P.Sinter != nil && s.sintering(s.Time))
-}
+func (s *Sim) sleepAllowed() bool { return s.sleepAllowedAt(s.Time) }
 
 // sleepAllowedAt is sleepAllowed for the step that starts at t.
 func (s *Sim) sleepAllowedAt(t float64) bool {
@@ -192,8 +190,7 @@ func (s *Sim) measureSleeper(sg *sleepingGroup) {
 	for k := sg.start; k < sg.end; k++ {
 		i := s.bins.order[k]
 		sg.addStencil(stencilBase(p.X[i], s.invH))
-		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
-		sg.maxWave2 = max(sg.maxWave2, p.waveSpeed2(int(i), p.FE[i].mat3().Det(), mu, lambda))
+		sg.maxWave2 = max(sg.maxWave2, p.storedWaveSpeed2(int(i)))
 	}
 }
 
@@ -314,13 +311,15 @@ func (s *Sim) settle(dt, t1 float64) {
 	// in it: those woken now, all of them if sleep ends (gravity starts, a press or
 	// sintering begins), and those that border awake snow (pinSleepingNodes), which an
 	// awake particle may join and wake by moving into its block. A group whose window
-	// holds no grid block has no awake particle in its block or the 26 around it (their
-	// windows would share a block with its window), and a particle moves less than a
-	// block (4 cells; the CFL holds it to about one) in a step, so the rest sleep
-	// through the next step too:
-	// they integrate nothing, so their stiffness (hard-packed snow, whose wave speed
-	// would otherwise set every step's length) cannot make the step unstable.
-	wave2, all := sl.maxWave2, !s.sleepAllowedAt(t1)
+	// holds no grid block had no awake particle in its block or the 26 around it at
+	// this step's start (their windows would share a block with its window); if no
+	// particle moved a block (4 cells) in this step (dt |v^{n+1}|, the advection;
+	// the CFL holds it to about a cell, but a collider may throw snow faster than the
+	// last step's speeds), none has reached its block, so the rest sleep through the
+	// next step too. They integrate nothing, so their stiffness (hard-packed snow,
+	// whose wave speed would otherwise set every step's length) cannot make that step
+	// unstable.
+	wave2, all := sl.maxWave2, !s.sleepAllowedAt(t1) || s.maxSpeed*dt >= blockWidth*s.cfg.H
 	for k := range sl.groups {
 		if sg := &sl.groups[k]; all || p.Quiet[s.bins.order[sg.start]] == 0 {
 			wave2 = max(wave2, sg.maxWave2)

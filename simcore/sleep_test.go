@@ -122,9 +122,9 @@ func TestSettledBlockSleepsAndWakes(t *testing.T) {
 // Sleeping snow that no awake snow borders does not set the time step: while a block
 // of icy snow (twice Table 2's Young's modulus, its elastic wave 1.4 times as fast)
 // sleeps and a snowball of Table 2 snow falls towards it from 0.8 m, the step is the
-// ball's, longer than the awake run's, which the block's wave holds; the ball wakes
-// the block as it lands, the step shrinks to the block's again within the step, and
-// the surface ends within a millimetre of the awake run's.
+// ball's, longer than the awake run's, which the block's wave holds. Once the ball
+// comes within a block of it, the block's wave counts again, before the ball wakes
+// it; the surface ends within a millimetre of the awake run's.
 func TestSleepingStiffSnowDoesNotSetTheStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("two runs of 0.6 s")
@@ -153,18 +153,28 @@ func TestSleepingStiffSnowDoesNotSetTheStep(t *testing.T) {
 	if !longer {
 		t.Errorf("the step with the icy block asleep was never over 1.2 times the awake run's")
 	}
-	var wokeDt, awakeDt float64
+	blockWave := asleep.P.fastestWave() // the icy block's; the ball's is slower
+	bordered := 0
 	for asleep.Time < 0.6 {
-		before := asleep.Sleeping()
 		stepTo(t, asleep, asleep.Time+asleep.stableDt())
-		if before == nBlock && asleep.Sleeping() < nBlock && wokeDt == 0 {
-			// The first step with the block awake: its length counted the block's wave.
-			wokeDt, awakeDt = asleep.stableDt(), awake.stableDt()
-		}
 		stepTo(t, awake, asleep.Time)
+		if asleep.Sleeping() != nBlock {
+			continue
+		}
+		for _, sg := range asleep.sleep.groups {
+			if slices.ContainsFunc(sg.window[:], func(b int32) bool { return b >= 0 }) {
+				// Asleep, next to the ball's groups: its wave sets the next step.
+				bordered++
+				if asleep.maxWaveSpeed < blockWave {
+					t.Fatalf("t = %.3f s: the block borders the ball, but the next step counts a wave of %.3g m/s, not its %.3g m/s",
+						asleep.Time, asleep.maxWaveSpeed, blockWave)
+				}
+				break
+			}
+		}
 	}
-	if wokeDt == 0 || wokeDt > 1.05*awakeDt {
-		t.Errorf("the step after the block woke: %.3g s, the awake run's %.3g s", wokeDt, awakeDt)
+	if bordered == 0 {
+		t.Error("the sleeping block never bordered the ball's groups before it woke")
 	}
 	stepTo(t, awake, 0.6)
 	if d := heightDifferences(awake.P, asleep.P, asleep.cfg.H); d[len(d)-1] > 1e-3 {
@@ -187,12 +197,7 @@ func TestWokenSnowSetsTheStep(t *testing.T) {
 		Velocity: geom.Vec3{2, 0, 0}, Contact: collider.Surface{Mode: collider.Separate}}}
 	s, nBlock := restingBlockOf(t, cfg, false, icy)
 	blockLimit := func() float64 { // the explicit limit of the block's elastic wave alone
-		c2 := 0.0
-		for i := range s.P.X {
-			mu, lambda := s.P.Mat[i].hardened(float64(s.P.JP[i]))
-			c2 = max(c2, s.P.waveSpeed2(i, s.P.FE[i].mat3().Det(), mu, lambda))
-		}
-		return s.cfg.cflOf(Explicit) * s.cfg.H / math.Sqrt(c2)
+		return s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave()
 	}
 	for s.Sleeping() < nBlock && s.Time < 0.3 {
 		stepTo(t, s, s.Time+s.stableDt())
@@ -212,6 +217,34 @@ func TestWokenSnowSetsTheStep(t *testing.T) {
 	}
 	if dt, limit := s.stableDt(), blockLimit(); dt > limit {
 		t.Errorf("t = %.3f s: the step after the wake is %.3g s, over the block's limit %.3g s", s.Time, dt, limit)
+	}
+}
+
+// A run that slept, resumed without sleep, counts the wave speed of the snow that wakes
+// in its first step: the checkpoint's need not (settle).
+func TestResumedWithoutSleepCountsTheSleepers(t *testing.T) {
+	icy, err := Preset("icy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Sleep = true
+	s, nBlock := restingBlockOf(t, cfg, false, icy)
+	for s.Sleeping() < nBlock && s.Time < 0.3 {
+		stepTo(t, s, s.Time+s.stableDt())
+	}
+	stepTo(t, s, s.Time+s.stableDt()) // a step with all asleep: no wave counted
+	limit := s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave()
+	if s.Sleeping() != nBlock || s.stableDt() <= limit {
+		t.Fatalf("t = %.3f s: %d of %d asleep, step %.3g s against the block's limit %.3g s", s.Time, s.Sleeping(), nBlock, s.stableDt(), limit)
+	}
+	cfg.Sleep = false
+	resumed, err := Restore(cfg, cloneState(s.Snapshot()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dt := resumed.stableDt(); dt > limit {
+		t.Errorf("resumed without sleep: first step %.3g s, over the block's limit %.3g s", dt, limit)
 	}
 }
 

@@ -20,7 +20,7 @@ type State struct {
 	Time         float64 // simulated time (s)
 	Steps        int64   // steps taken; decides when particles are next reordered
 	MaxSpeed     float64 // fastest particle of the last step (m/s), for the next time step
-	MaxWaveSpeed float64 // fastest elastic wave of the last step (m/s), likewise
+	MaxWaveSpeed float64 // fastest elastic wave of the last step (m/s), likewise (sleeping snow far from awake snow left out)
 	VolumesKnown bool    // stage 2 (particle volumes) has run
 }
 
@@ -58,12 +58,18 @@ func Restore(cfg Config, st State) (*Sim, error) {
 	case !finiteNonNeg(st.MaxSpeed) || !finiteNonNeg(st.MaxWaveSpeed):
 		return nil, fmt.Errorf("restoring: speeds %g and %g m/s: must be finite and >= 0", st.MaxSpeed, st.MaxWaveSpeed)
 	}
+	slept := p.Quiet != nil
 	s, err := NewSim(cfg, &p)
 	if err != nil {
 		return nil, fmt.Errorf("restoring: %w", err)
 	}
 	s.Time, s.Steps = st.Time, st.Steps
 	s.maxSpeed, s.maxWaveSpeed = st.MaxSpeed, st.MaxWaveSpeed
+	if slept && !cfg.Sleep {
+		// Resumed without sleep: snow that slept wakes in the first step, and the saved
+		// wave speed need not count it (settle, sleep.go).
+		s.maxWaveSpeed = max(s.maxWaveSpeed, p.fastestWave())
+	}
 	s.volumesKnown = st.VolumesKnown
 	return s, nil
 }

@@ -1,8 +1,6 @@
 package simcore
 
 import (
-	"math"
-
 	"snowtools/levelset/geom"
 	"snowtools/levelset/parallel"
 	"snowtools/simcore/linalg"
@@ -253,12 +251,11 @@ func (s *Sim) gatherVolumes() {
 		*win = window[node]{}
 	})
 	s.volumesKnown = true
-	s.maxSpeed, s.maxWaveSpeed = 0, 0
+	s.maxSpeed = 0
 	for i := range p.X {
-		mu, lambda := p.Mat[i].hardened(float64(p.JP[i]))
 		s.maxSpeed = max(s.maxSpeed, p.V[i].Norm())
-		s.maxWaveSpeed = max(s.maxWaveSpeed, math.Sqrt(p.waveSpeed2(i, p.FE[i].mat3().Det(), mu, lambda)))
 	}
+	s.maxWaveSpeed = p.fastestWave()
 }
 
 // interpolate returns, for a particle whose kernel is ker and whose stencil starts at

@@ -1,8 +1,10 @@
 package collider
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"snowtools/levelset"
@@ -235,5 +237,45 @@ func TestRigidGridBody(t *testing.T) {
 		if py, _, _ := body.Sample(y, 0.5); pc > y.Sub(c).Norm() && py <= 0 {
 			t.Fatalf("phi(%v) = %g > |y - c| = %g but phi(%v) = %g", c, pc, y.Sub(c).Norm(), y, py)
 		}
+	}
+}
+
+// Sample's pose cache, shared by the solver's workers, gives what a body sampled for
+// the first time gives, to the bit, while workers sample it at times that change under
+// them.
+func TestRigidSamplePoseCache(t *testing.T) {
+	newBody := func() *RigidBody {
+		b, err := NewRigidBody(geom.Box{Min: geom.Vec3{-0.1, -0.05, -0.1}, Max: geom.Vec3{0.1, 0.05, 0.1}},
+			[]TranslationKey{{T: 0, P: geom.Vec3{0.5, 0.5, 0.5}}, {T: 1, P: geom.Vec3{0.7, 0.4, 0.5}}},
+			[]RotationKey{{T: 0, Q: Quat{W: 1}}, {T: 1, Q: QuatAxisAngle(geom.Vec3{0, 1, 1}, 1)}}, Surface{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	shared := newBody()
+	errs := make(chan string, 8)
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 1))
+			for i := range 2000 {
+				at := float64(i%7) / 7 // times shared by the workers, revisited
+				x := geom.Vec3{0.4 + 0.4*rng.Float64(), 0.3 + 0.4*rng.Float64(), 0.4 + 0.2*rng.Float64()}
+				phi, n, v := shared.Sample(x, at)
+				wphi, wn, wv := newBody().Sample(x, at)
+				if phi != wphi || n != wn || v != wv {
+					errs <- fmt.Sprintf("x %v at %g: %g %v %v, a new body gives %g %v %v", x, at, phi, n, v, wphi, wn, wv)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

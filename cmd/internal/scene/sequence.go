@@ -37,20 +37,21 @@ func (l *loader) sequence(ck *colliderKeys, key string, contact collider.Surface
 	if !(fps > 0) || math.IsInf(fps, 0) {
 		return nil, keyError(key+".fps", "%g: must be > 0", fps)
 	}
-	start := float64(frames[0].Number) / fps // file n is at n/fps, as in every file the tools write
-	if ck.Start != nil {
-		if start = *ck.Start; math.IsNaN(start) || math.IsInf(start, 0) {
-			return nil, keyError(key+".start", "%g: must be finite", start)
-		}
-	}
+	// File n is at n/fps, as in every file the tools write, and as snowsim's frame n to
+	// the bit: n0/fps + (n - n0)/fps rounds differently for some n, and the solver
+	// would stop a sliver short of (or past) the frame for the keyframe, a step of
+	// 1e-17 s. A start given in the scene shifts the files: keyframes then fall between
+	// frames, and the solver stops at each.
 	times := make([]float64, len(frames))
 	for i, f := range frames {
-		if ck.Start == nil {
-			// n/fps as snowsim's frame n is at n/fps, to the bit: start + (n - first)/fps
-			// rounds differently for some n, and the solver would then stop a
-			// sliver short of (or past) the frame for the keyframe, a step of 1e-17 s.
-			times[i] = float64(f.Number) / fps
-		} else {
+		times[i] = float64(f.Number) / fps
+	}
+	if ck.Start != nil {
+		start := *ck.Start
+		if math.IsNaN(start) || math.IsInf(start, 0) {
+			return nil, keyError(key+".start", "%g: must be finite", start)
+		}
+		for i, f := range frames {
 			times[i] = start + float64(f.Number-frames[0].Number)/fps
 		}
 	}
