@@ -50,11 +50,10 @@ import (
 // The time step counts the elastic wave speed of the sleeping groups that may take
 // part in the next step (settle): those that wake, those next to awake snow, and all
 // of them when sleep ends or snow moves fast, so that the step after a group wakes is
-// as stable as if it had never slept. Sleeping
-// snow far from any awake snow does not set the step: hard-packed snow (a footprint)
-// that has come to rest no longer holds every step to its wave speed. Every decision
-// is per group, from values that do not depend on the thread count, so sleep keeps
-// results deterministic.
+// as stable as if it had never slept. Sleeping snow far from any awake snow does not
+// set the step: hard-packed snow (a footprint) that has come to rest no longer holds
+// every step to its wave speed. Every decision is per group, from values that do not
+// depend on the thread count, so sleep keeps results deterministic.
 
 const (
 	// defaultSleepCellsPerSecond is the default SleepSpeed in cells per second: snow
