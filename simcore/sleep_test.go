@@ -220,6 +220,32 @@ func TestWokenSnowSetsTheStep(t *testing.T) {
 	}
 }
 
+// When sleep ends (here a press starts, at 0.3 s), every sleeping group wakes in the
+// next step, whose length must count them all.
+func TestSleepEndingCountsTheSleepers(t *testing.T) {
+	icy, err := Preset("icy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Sleep = true
+	const start = 0.3
+	cfg.Presses = []Press{{Center: geom.Vec3{0.36, 0.9, 0.36}, Radius: 0.01, Pressure: 1, Start: start}} // far from the snow
+	s, nBlock := restingBlockOf(t, cfg, false, icy)
+	limit := func() float64 { return s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave() }
+	for s.Time < start {
+		if s.Time > 0.25 && (s.Sleeping() != nBlock || s.stableDt() <= limit()) {
+			t.Fatalf("t = %.3f s: %d of %d asleep, step %.3g s against the block's limit %.3g s", s.Time, s.Sleeping(), nBlock, s.stableDt(), limit())
+		}
+		if err := s.Step(min(s.stableDt(), start-s.Time)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if dt := s.stableDt(); dt > limit() {
+		t.Errorf("the press starts: the next step is %.3g s, over the block's limit %.3g s", dt, limit())
+	}
+}
+
 // A run that slept, resumed without sleep, counts the wave speed of the snow that wakes
 // in its first step: the checkpoint's need not (settle).
 func TestResumedWithoutSleepCountsTheSleepers(t *testing.T) {
