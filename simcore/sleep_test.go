@@ -30,6 +30,27 @@ func icyMaterial(t *testing.T) Material {
 	return m
 }
 
+// waveLimit returns the explicit step that the particles' fastest elastic wave
+// allows: CFL h / c, their speed left out.
+func waveLimit(s *Sim) float64 { return s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave() }
+
+// sleepingIcyBlock returns restingBlockOf's block of icy snow, stepped until it all
+// sleeps, with nothing awake, and checks that the step then no longer counts its wave.
+func sleepingIcyBlock(t *testing.T, cfg Config) (s *Sim, blockParticles int) {
+	t.Helper()
+	cfg.Sleep = true
+	s, n := restingBlockOf(t, cfg, false, icyMaterial(t))
+	for s.Sleeping() < n && s.Time < 0.3 {
+		stepTo(t, s, s.Time+s.stableDt())
+	}
+	stepTo(t, s, s.Time+s.stableDt()) // a step with all asleep: no wave counted
+	if s.Sleeping() != n || s.stableDt() <= waveLimit(s) {
+		t.Fatalf("t = %.3f s: %d of %d particles asleep, step %.3g s against the block's limit %.3g s",
+			s.Time, s.Sleeping(), n, s.stableDt(), waveLimit(s))
+	}
+	return s, n
+}
+
 // restingBlockOf is restingBlock with the block of material m.
 func restingBlockOf(t *testing.T, cfg Config, ball bool, m Material) (s *Sim, blockParticles int) {
 	t.Helper()
@@ -194,23 +215,11 @@ func TestSleepingStiffSnowDoesNotSetTheStep(t *testing.T) {
 // everything asleep the step is max_dt, and the step after the wake must be the icy
 // block's explicit limit, not that.
 func TestWokenSnowSetsTheStep(t *testing.T) {
-	icy := icyMaterial(t)
 	cfg := DefaultConfig()
 	cfg.Threads = 2
-	cfg.Sleep = true
 	cfg.Colliders = []collider.Collider{&collider.MovingShape{Shape: geom.Sphere{Center: geom.Vec3{-0.4, 0.08, 0.36}, Radius: 0.06},
 		Velocity: geom.Vec3{2, 0, 0}, Contact: collider.Surface{Mode: collider.Separate}}}
-	s, nBlock := restingBlockOf(t, cfg, false, icy)
-	blockLimit := func() float64 { // the explicit limit of the block's elastic wave alone
-		return s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave()
-	}
-	for s.Sleeping() < nBlock && s.Time < 0.3 {
-		stepTo(t, s, s.Time+s.stableDt())
-	}
-	if s.Sleeping() != nBlock || s.stableDt() <= blockLimit() {
-		t.Fatalf("t = %.3f s: %d of %d particles asleep, step %.3g s (the block's limit %.3g s)",
-			s.Time, s.Sleeping(), nBlock, s.stableDt(), blockLimit())
-	}
+	s, _ := sleepingIcyBlock(t, cfg)
 	// settle wakes a group by setting its particles' Quiet to 0 at the end of a step;
 	// it takes part from the next step, whose length is checked.
 	woken := func() bool { return slices.Contains(s.P.Quiet, 0) }
@@ -220,7 +229,7 @@ func TestWokenSnowSetsTheStep(t *testing.T) {
 		}
 		stepTo(t, s, s.Time+s.stableDt())
 	}
-	if dt, limit := s.stableDt(), blockLimit(); dt > limit {
+	if dt, limit := s.stableDt(), waveLimit(s); dt > limit {
 		t.Errorf("t = %.3f s: the step after the wake is %.3g s, over the block's limit %.3g s", s.Time, dt, limit)
 	}
 }
@@ -228,41 +237,29 @@ func TestWokenSnowSetsTheStep(t *testing.T) {
 // When sleep ends (here a press starts, at 0.3 s), every sleeping group wakes in the
 // next step, whose length must count them all.
 func TestSleepEndingCountsTheSleepers(t *testing.T) {
-	icy := icyMaterial(t)
 	cfg := DefaultConfig()
-	cfg.Sleep = true
 	const start = 0.3
 	cfg.Presses = []Press{{Center: geom.Vec3{0.36, 0.9, 0.36}, Radius: 0.01, Pressure: 1, Start: start}} // far from the snow
-	s, nBlock := restingBlockOf(t, cfg, false, icy)
-	limit := func() float64 { return s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave() }
+	s, nBlock := sleepingIcyBlock(t, cfg)
 	for s.Time < start {
-		if s.Time > 0.25 && (s.Sleeping() != nBlock || s.stableDt() <= limit()) {
-			t.Fatalf("t = %.3f s: %d of %d asleep, step %.3g s against the block's limit %.3g s", s.Time, s.Sleeping(), nBlock, s.stableDt(), limit())
+		if s.Sleeping() != nBlock || s.stableDt() <= waveLimit(s) {
+			t.Fatalf("t = %.3f s: %d of %d asleep, step %.3g s against the block's limit %.3g s", s.Time, s.Sleeping(), nBlock, s.stableDt(), waveLimit(s))
 		}
 		if err := s.Step(min(s.stableDt(), start-s.Time)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if dt := s.stableDt(); dt > limit() {
-		t.Errorf("the press starts: the next step is %.3g s, over the block's limit %.3g s", dt, limit())
+	if dt, limit := s.stableDt(), waveLimit(s); dt > limit {
+		t.Errorf("the press starts: the next step is %.3g s, over the block's limit %.3g s", dt, limit)
 	}
 }
 
 // A run that slept, resumed without sleep, counts the wave speed of the snow that wakes
 // in its first step: the checkpoint's need not (settle).
 func TestResumedWithoutSleepCountsTheSleepers(t *testing.T) {
-	icy := icyMaterial(t)
-	cfg := DefaultConfig()
-	cfg.Sleep = true
-	s, nBlock := restingBlockOf(t, cfg, false, icy)
-	for s.Sleeping() < nBlock && s.Time < 0.3 {
-		stepTo(t, s, s.Time+s.stableDt())
-	}
-	stepTo(t, s, s.Time+s.stableDt()) // a step with all asleep: no wave counted
-	limit := s.cfg.cflOf(Explicit) * s.cfg.H / s.P.fastestWave()
-	if s.Sleeping() != nBlock || s.stableDt() <= limit {
-		t.Fatalf("t = %.3f s: %d of %d asleep, step %.3g s against the block's limit %.3g s", s.Time, s.Sleeping(), nBlock, s.stableDt(), limit)
-	}
+	s, _ := sleepingIcyBlock(t, DefaultConfig())
+	limit := waveLimit(s)
+	cfg := s.Config() // the run's own settings, but for sleep
 	cfg.Sleep = false
 	resumed, err := Restore(cfg, cloneState(s.Snapshot()))
 	if err != nil {

@@ -226,10 +226,11 @@ func (h *solverHealth) afterFrame(f, steps int, progress *cli.Progress, log io.W
 	// A frame's semi-implicit steps may end in an explicit one (auto's choice for a
 	// last short stretch), so the frame's iterations are counted whatever its last
 	// integrator.
-	if its := sim.SolverIterations(); steps > 0 && (its > h.iterations || sim.Integrator() == simcore.SemiImplicit) {
+	its := sim.SolverIterations()
+	if steps > 0 && (its > h.iterations || sim.Integrator() == simcore.SemiImplicit) {
 		solver = fmt.Sprintf("  %.1f solver iterations/step", float64(its-h.iterations)/float64(steps))
 	}
-	h.iterations = sim.SolverIterations()
+	h.iterations = its
 	if n := sim.UnconvergedSolves(); n > h.unconverged {
 		progress.Done()
 		_, residual := sim.LastSolve()
