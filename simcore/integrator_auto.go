@@ -20,7 +20,8 @@ import "math"
 //
 // with k = iterationsPerWaveCell c dt_semi / h the solver iterations a step is
 // expected to take. The semi-implicit integrator is chosen when cost_semi is below
-// semiImplicitMargin cost_explicit. The snow's speed v and wave speed c are those of
+// semiImplicitMargin cost_explicit, unless a moving collider drives the snow in the
+// frame (integrator_auto_contact.go). The snow's speed v and wave speed c are those of
 // the last step, so the choice follows the state: soft or fast snow (c small against v)
 // goes explicit, hardened snow that has slowed down (c >> v, the explicit step
 // shrinking with it) goes semi-implicit. When c >> v the explicit step count is
@@ -29,7 +30,7 @@ import "math"
 // semiImplicitIterationCost iterationsPerWaveCell): about 2.7 cells.
 //
 // The choice depends on nothing but the state that a checkpoint keeps (the time, the
-// speeds of the last step) and the settings, never on wall-clock time or on the solver
+// particles, the speeds of the last step), the colliders and the settings, never on wall-clock time or on the solver
 // iterations that a run measured but a checkpoint does not hold: a run resumed from a
 // checkpoint chooses as the uninterrupted one did, and writes the same bytes.
 
@@ -85,6 +86,7 @@ type IntegratorChoice struct {
 	ExplicitSteps     int     // steps the explicit integrator would take
 	SemiImplicitSteps int     // steps the semi-implicit one would take
 	Iterations        float64 // solver iterations expected per semi-implicit step
+	ColliderSpeed     float64 // the fastest collider driving the snow, m/s (0: none; measured only when semi-implicit is the cheaper)
 }
 
 // IntegratorChoice returns the auto integrator's choice for the last Advance (the zero
@@ -95,7 +97,8 @@ func (s *Sim) IntegratorChoice() IntegratorChoice { return s.choice }
 func (s *Sim) Integrator() Integrator { return s.integrator }
 
 // chooseIntegrator returns the integrator that makes the steps to time t cheaper, by the
-// cost model above: the explicit one unless the semi-implicit one wins by the margin.
+// cost model above: the explicit one unless the semi-implicit one wins by the margin and
+// no moving collider drives the snow.
 func (s *Sim) chooseIntegrator(t float64) IntegratorChoice {
 	span := t - s.Time
 	dtSemi := s.stepLimit(SemiImplicit)
@@ -107,7 +110,10 @@ func (s *Sim) chooseIntegrator(t float64) IntegratorChoice {
 	}
 	semiCost := float64(c.SemiImplicitSteps) * (semiImplicitStepCost + semiImplicitIterationCost*c.Iterations)
 	if semiCost < semiImplicitMargin*float64(c.ExplicitSteps) {
-		c.Integrator = SemiImplicit
+		// Cheaper, unless a moving collider drives the snow (integrator_auto_contact.go).
+		if c.ColliderSpeed = s.colliderDrive(t); c.ColliderSpeed == 0 {
+			c.Integrator = SemiImplicit
+		}
 	}
 	return c
 }

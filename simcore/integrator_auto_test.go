@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"snowtools/levelset/geom"
+	"snowtools/simcore/collider"
 )
 
 // autoScene is a snowball of the paper's Table 2 snow (about 4,200 particles, radius 5
@@ -29,6 +30,7 @@ func autoScene(t testing.TB, cfg Config) *Sim {
 func TestChooseIntegrator(t *testing.T) {
 	s := autoScene(t, DefaultConfig())
 	s.Prepare()
+	clear(s.P.V) // the ball at rest, not striking the floor (TestAutoKeepsExplicitWhereAColliderDrives)
 	const span = 1.0 / 24
 	h, maxDt := s.cfg.H, s.cfg.MaxDt
 	g := -s.cfg.Gravity[1]
@@ -142,4 +144,48 @@ func heightDifferences(a, b *Particles, size float64) []float64 {
 	}
 	slices.Sort(d)
 	return d
+}
+
+// Where a collider moving at drivingSpeed or more touches the snow, pressing into it or
+// lifting off it, auto keeps the explicit integrator even where the semi-implicit one
+// is predicted cheaper; a slow press, a press out of reach, and a still floor, whether
+// the snow rests on it or strikes it, leave the choice to the cost model.
+func TestAutoKeepsExplicitWhereAColliderDrives(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Integrator = Auto
+	s, _ := restingBlockOf(t, cfg, false, icyMaterial(t)) // 0.32 x 0.12 x 0.32 m on the floor, h = 4 cm
+	s.Prepare()
+	walls := s.colliders
+	u := drivingSpeed * s.cfg.H
+	plate := func(bottom, speed float64) *collider.MovingShape {
+		box := geom.Box{Min: geom.Vec3{0.2, bottom, 0.2}, Max: geom.Vec3{0.52, bottom + 0.1, 0.52}}
+		return &collider.MovingShape{Shape: box, Velocity: geom.Vec3{0, -speed, 0}}
+	}
+	for _, c := range []struct {
+		name  string
+		mover *collider.MovingShape
+		v     geom.Vec3 // every particle's velocity
+		want  Integrator
+		speed float64 // the collider speed reported
+	}{
+		{"at rest on the floor", nil, geom.Vec3{}, SemiImplicit, 0},
+		{"a plate pressing", plate(0.13, 3*u), geom.Vec3{}, Explicit, 3 * u},
+		{"a slow plate pressing", plate(0.13, u/2), geom.Vec3{}, SemiImplicit, 0},
+		{"a plate out of reach", plate(0.6, 3*u), geom.Vec3{}, SemiImplicit, 0},
+		{"a plate lifting off", plate(0.13, -3*u), geom.Vec3{}, Explicit, 3 * u},
+		{"the snow striking the floor", nil, geom.Vec3{0, -3 * u, 0}, SemiImplicit, 0},
+	} {
+		s.colliders = walls
+		if c.mover != nil {
+			s.colliders = append(slices.Clip(walls), c.mover)
+		}
+		for i := range s.P.V {
+			s.P.V[i] = c.v
+		}
+		s.maxSpeed, s.maxWaveSpeed = 0.05, 200 // hard and slow: semi-implicit is cheaper
+		got := s.chooseIntegrator(s.Time + 1.0/24)
+		if got.Integrator != c.want || math.Abs(got.ColliderSpeed-c.speed) > 1e-12 {
+			t.Errorf("%s: %v, a collider driving at %.3g m/s; want %v, %.3g m/s", c.name, got.Integrator, got.ColliderSpeed, c.want, c.speed)
+		}
+	}
 }

@@ -85,3 +85,34 @@ func TestAutoIntegratorRun(t *testing.T) {
 		t.Errorf("frame 3 of the resumed run differs from the uninterrupted run's (%v)", err)
 	}
 }
+
+// A board sliding along the floor at 0.5 m/s into the landed snowball keeps the auto
+// integrator explicit where the ball alone goes semi-implicit, and the log says why.
+func TestAutoIntegratorLogsADrivingCollider(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "auto.toml")
+	board := `
+[[collider]]
+shape = "box"
+min = [0.0, 0.0, 0.1]
+max = [0.1, 0.1, 0.5]
+[[collider.key]]
+time = 0.0
+translation = [0.05, 0.0, 0.0]
+[[collider.key]]
+time = 1.0
+translation = [0.55, 0.0, 0.0]
+`
+	if err := os.WriteFile(path, []byte(autoScene+board), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"-threads", "2", "-checkpoint", "0", "-o", dir, path}, io.Discard, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	msg := stderr.String()
+	if !strings.Contains(msg, "snowsim: frame 3: explicit (explicit would take ") ||
+		!strings.Contains(msg, "; a collider drives the snow at 0.5 m/s)") || strings.Contains(msg, "semi-implicit (") {
+		t.Errorf("frame 3 not kept explicit for the board:\n%s", msg)
+	}
+}
