@@ -30,9 +30,10 @@ import "math"
 // semiImplicitIterationCost iterationsPerWaveCell): about 2.7 cells.
 //
 // The choice depends on nothing but the state that a checkpoint keeps (the time, the
-// particles, the speeds of the last step), the colliders and the settings, never on wall-clock time or on the solver
-// iterations that a run measured but a checkpoint does not hold: a run resumed from a
-// checkpoint chooses as the uninterrupted one did, and writes the same bytes.
+// particles, the speeds of the last step), the colliders and the settings, never on
+// wall-clock time or on the solver iterations that a run measured but a checkpoint does
+// not hold: a run resumed from a checkpoint chooses as the uninterrupted one did, and
+// writes the same bytes.
 
 // semiImplicitStepCost and semiImplicitIterationCost are the cost of a semi-implicit
 // step, outside and per solver iteration, in explicit steps of the same state. They
@@ -44,8 +45,8 @@ import "math"
 // INTEGRATORS="explicit semi-implicit" bench/long_runs/run.sh
 // bench/long_runs/snowball_3e5.toml`). Its explicit frames took 0.134 s a step, its two
 // semi-implicit frames 0.93 s a step at 10.4 iterations and 0.62 s at 4.7: 6.9 and 4.6
-// explicit steps, so 2.7 outside the iterations and 0.40 per iteration. The 1e5-particle benchmark snowball just after impact gives 3.4 + 0.61 k
-// (`go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x
+// explicit steps, so 2.7 outside the iterations and 0.40 per iteration. The
+// 1e5-particle benchmark snowball just after impact gives 3.4 + 0.61 k (`go test -run '^$' -bench 'ImplicitOverhead/interleaved' -cpu 1 -benchtime 10x
 // ./simcore`): there the explicit step is cheaper, since few particles are clamped and
 // stage 7 skips their SVD, and with the constants from there the model chose
 // semi-implicit for only 2 of the 3e5 snowball's 23 frames after landing, though those
@@ -86,7 +87,10 @@ type IntegratorChoice struct {
 	ExplicitSteps     int     // steps the explicit integrator would take
 	SemiImplicitSteps int     // steps the semi-implicit one would take
 	Iterations        float64 // solver iterations expected per semi-implicit step
-	ColliderSpeed     float64 // the fastest collider driving the snow, m/s (0: none; measured only when semi-implicit is the cheaper)
+	// ColliderSpeed is the fastest speed, m/s, of a collider's surface where it drives
+	// the snow (integrator_auto_contact.go); 0 if none does. It is measured only when
+	// the semi-implicit integrator is predicted cheaper.
+	ColliderSpeed float64
 }
 
 // IntegratorChoice returns the auto integrator's choice for the last Advance (the zero

@@ -86,8 +86,9 @@ func TestAutoIntegratorRun(t *testing.T) {
 	}
 }
 
-// A board sliding along the floor at 0.5 m/s into the landed snowball keeps the auto
-// integrator explicit where the ball alone goes semi-implicit, and the log says why.
+// A board sliding along the floor at 0.5 m/s toward the landed snowball, within reach
+// of it in frame 3, keeps the auto integrator explicit where the ball alone goes
+// semi-implicit, and the log says why.
 func TestAutoIntegratorLogsADrivingCollider(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "auto.toml")
