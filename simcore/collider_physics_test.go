@@ -21,7 +21,7 @@ func movingBoxMesh(lo, hi, v geom.Vec3) *geom.Mesh {
 }
 
 // voxelKeyframe voxelizes the box [lo, hi] moving at v, as cmd/voxelize does a frame.
-func voxelKeyframe(t *testing.T, lo, hi, v geom.Vec3, h float64, halfWidth int) *collider.Keyframe {
+func voxelKeyframe(t testing.TB, lo, hi, v geom.Vec3, h float64, halfWidth int) *collider.Keyframe {
 	t.Helper()
 	c, err := voxelize.Mesh(movingBoxMesh(lo, hi, v), voxelize.Options{VoxelSize: h, HalfWidth: halfWidth, Threads: 1})
 	if err != nil {
