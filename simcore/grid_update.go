@@ -64,7 +64,7 @@ func (s *Sim) updateGridBlock(bi int, near []collider.Collider, gravity geom.Vec
 				m.note(n.mass, &vStar, &v)
 				held := holdPinned(k, pins, &v) // v = 0 where snow sleeps
 				if s.semiImplicit() {
-					s.implicit.setRightHandSide(bi*blockNodes+k, vn, v, held || v != vStar)
+					s.implicit.setRightHandSide(&vel[k], bi*blockNodes+k, vn, v, held || v != vStar)
 				} else {
 					explicitVelocity(&vel[k], &vn, &v) // 6
 				}

@@ -46,12 +46,13 @@ func (in Integrator) String() string {
 }
 
 // implicitState is the scratch of the solve: per particle (in bins order) the
-// linearisation (96 bytes: hessian.go), per node what the grid update leaves for the solve and the vectors of
-// the preconditioned conjugate residual method.
+// linearisation (96 bytes: hessian.go), per node which nodes the grid collisions fixed
+// and the vectors of the preconditioned conjugate residual method. What the grid update
+// leaves for the solve, v^n and v* of each node, waits in the grid's velocity arrays,
+// which the solve fills only at its end (setRightHandSide, storeVelocities): 48 bytes a
+// node fewer than arrays of their own.
 type implicitState struct {
 	stiffness []stiffness // the particles' Hessians, in bins order
-	vn        []geom.Vec3 // v^n, from stage 4
-	vStar     []geom.Vec3 // v* after the grid collisions (stages 4 and 5): the right-hand side of (9)
 	fixed     []bool      // the nodes whose velocity the grid collisions changed
 	mass      []float64   // m_i; 0 for nodes without mass and for fixed nodes
 	invDiag   []geom.Vec3 // the preconditioner: 1 / diag(K), 0 where mass is 0
@@ -84,24 +85,22 @@ func (s *Sim) UnconvergedSolves() int64 { return s.implicit.unconverged }
 // returns v* unchanged, as the explicit integrator does).
 func (s *Sim) semiImplicit() bool { return s.integrator == SemiImplicit }
 
-// resizeNodes sizes the per-node arrays of the solve for the current grid, with
-// v^n and v* zero and no node fixed until the grid update sets those of the nodes
-// with mass.
+// resizeNodes sizes the per-node arrays of the solve for the current grid, with no
+// node fixed until the grid update sets those of the nodes with mass.
 func (st *implicitState) resizeNodes(nodes int) {
-	st.vn, st.vStar, st.invDiag = resizeScratch(st.vn, nodes), resizeScratch(st.vStar, nodes), resizeScratch(st.invDiag, nodes)
 	st.x, st.r, st.z, st.p = resizeScratch(st.x, nodes), resizeScratch(st.r, nodes), resizeScratch(st.z, nodes), resizeScratch(st.p, nodes)
-	st.kz, st.kp = resizeScratch(st.kz, nodes), resizeScratch(st.kp, nodes)
+	st.kz, st.kp, st.invDiag = resizeScratch(st.kz, nodes), resizeScratch(st.kp, nodes), resizeScratch(st.invDiag, nodes)
 	st.mass, st.fixed = resizeScratch(st.mass, nodes), resizeScratch(st.fixed, nodes)
-	clear(st.vn)
-	clear(st.vStar)
 	clear(st.fixed)
 }
 
-// setRightHandSide records what stages 4 and 5 give node i: v^n, and v* after the grid
-// collisions, the right-hand side of (9); fixed marks a node whose velocity the
-// collisions changed, whose degrees of freedom the solve projects out (section 8).
-func (st *implicitState) setRightHandSide(i int, vn, vStar geom.Vec3, fixed bool) {
-	st.vn[i], st.vStar[i], st.fixed[i] = vn, vStar, fixed
+// setRightHandSide records what stages 4 and 5 give node i, whose grid velocity is
+// vel: v^n, and v* after the grid collisions, the right-hand side of (9), held in vel
+// until storeVelocities replaces them (a node without mass keeps the zeros that the
+// grid update gives it); fixed marks a node whose velocity the collisions changed,
+// whose degrees of freedom the solve projects out (section 8).
+func (st *implicitState) setRightHandSide(vel *nodeVelocity, i int, vn, vStar geom.Vec3, fixed bool) {
+	vel.v, vel.dv, st.fixed[i] = vStar, vn, fixed
 }
 
 // solveImplicit is stage 6 of the semi-implicit integrator: it solves (9), with the
@@ -126,13 +125,14 @@ func (s *Sim) solveImplicit(dt float64) error {
 	return nil
 }
 
-// loadSystem starts the solve from x = v*, with the masses of the free nodes.
+// loadSystem starts the solve from x = v* (setRightHandSide), with the masses of the
+// free nodes.
 func (s *Sim) loadSystem() {
 	st := &s.implicit
-	copy(st.x, st.vStar)
 	for b := range s.grid.blocks {
 		for k := range s.grid.blocks[b] {
 			i := b*blockNodes + k
+			st.x[i] = s.grid.velocities[b][k].v
 			st.mass[i] = s.grid.blocks[b][k].mass
 			if st.fixed[i] {
 				st.mass[i] = 0 // projected out: never changes, never counts
@@ -257,7 +257,8 @@ func (s *Sim) storeVelocities() {
 		vel := &s.grid.velocities[b]
 		for k := range vel {
 			i := b*blockNodes + k
-			vel[k] = nodeVelocity{v: st.x[i], dv: st.vStar[i].Sub(st.vn[i]).Add(st.x[i].Sub(st.vStar[i]))}
+			vStar, vn := vel[k].v, vel[k].dv // setRightHandSide
+			vel[k] = nodeVelocity{v: st.x[i], dv: vStar.Sub(vn).Add(st.x[i].Sub(vStar))}
 		}
 	}
 }
