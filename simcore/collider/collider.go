@@ -145,16 +145,36 @@ func Touching(colliders []Collider, x geom.Vec3, t, d float64) bool {
 }
 
 // Nearby returns, in dst[:0], the colliders that may have phi <= 0 within distance r of
-// the point c at time t. Since phi changes no faster than distance, phi(c) > r rules a
-// collider out for the whole ball.
+// the point c at time t. A BoundedCollider whose box lies farther than r is ruled out
+// first, without a sample: a voxelized collider's phi is clamped to its narrow band far
+// from its surface, so its phi alone keeps it near every point, and the samples that
+// followed were most of the work of a step whose snow it touches nowhere near.
+// Otherwise, since phi changes no faster than distance, phi(c) > r rules a collider out
+// for the whole ball.
 func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 	dst = dst[:0]
 	for _, col := range all {
+		if b, ok := col.(BoundedCollider); ok {
+			if box, ok := b.Bounds(t); ok && beyond(box, c, r) {
+				continue
+			}
+		}
 		if phi, _, _ := col.Sample(c, t); phi <= r {
 			dst = append(dst, col)
 		}
 	}
 	return dst
+}
+
+// beyond reports whether every point of box b is farther than r from c (an empty box,
+// Min > Max, is beyond every point).
+func beyond(b geom.Box, c geom.Vec3, r float64) bool {
+	d2 := 0.0
+	for a := range 3 {
+		gap := max(b.Min[a]-c[a], c[a]-b.Max[a], 0)
+		d2 += gap * gap
+	}
+	return d2 > r*r
 }
 
 // InReach returns the colliders to test for a point moving at v for dt: those that

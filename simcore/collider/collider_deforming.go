@@ -205,10 +205,19 @@ func (s *keyframeSamplers) interpolate(x geom.Vec3, t float64) (phi float64, n, 
 // (1 - gamma) dt, times |v_co(y) - v_co(c)| <= v_max + |v_co(c)|. Sample reports phi(c)
 // minus that margin, kept positive so that contact (phi <= 0) is decided exactly as by
 // Interpolate. The margin is zero at the keyframes apart from the trilinear term.
+//
+// Outside Bounds, where the keyframes' grids hold nothing but their band's clamped
+// value, Sample looks nothing up: it reports the distance to the box, a clearance that
+// the solid (inside the box) cannot beat, its normal, and no velocity. Most snow lies
+// there, far from the collider, and the lookups were most of a step's work.
 func (c *DeformingLevelSet) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	seg := c.seg.Load()
 	if seg == nil {
 		return math.Inf(1), geom.Vec3{}, geom.Vec3{}
+	}
+	if b := seg.bounds; b.Min[0] <= b.Max[0] && !b.Contains(x) {
+		phi, n := b.Distance(x)
+		return phi, n, geom.Vec3{}
 	}
 	s := c.samplers(seg)
 	phi, n, vco, gamma := s.interpolate(x, t)

@@ -392,3 +392,44 @@ func BenchmarkRigidSample(b *testing.B) {
 		}
 	})
 }
+
+// Outside Bounds, Sample looks nothing up: it reports the distance to the box, positive
+// and no more than the distance to the moving plate, and no velocity; inside, the
+// interpolated field.
+func TestDeformingSampleOutsideBounds(t *testing.T) {
+	const h, dt = 0.02, 1.0 / 24
+	plate := geom.Box{Min: geom.Vec3{0, -0.1, -0.1}, Max: geom.Vec3{2 * h, 0.1, 0.1}}
+	v := geom.Vec3{4 * h / dt, 0, 0}
+	moved := geom.Box{Min: plate.Min.Add(v.Scale(dt)), Max: plate.Max.Add(v.Scale(dt))}
+	lo, hi := geom.Vec3{-0.6, -0.6, -0.6}, geom.Vec3{0.6, 0.6, 0.6}
+	var c DeformingLevelSet
+	if err := c.SetKeyframes(keyframeFromShape(plate, uniformVelocity(v), h, 3, lo, hi),
+		keyframeFromShape(moved, uniformVelocity(v), h, 3, lo, hi), 0, dt); err != nil {
+		t.Fatal(err)
+	}
+	box, _ := c.Bounds(0)
+	rng := lcgRNG(0.3)
+	outside := 0
+	for k := 0; k < 20000; k++ {
+		tm := dt * rng.next()
+		x := geom.Vec3{rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5}.Scale(1.2)
+		phi, _, vco := c.Sample(x, tm)
+		at := geom.Box{Min: plate.Min.Add(v.Scale(tm)), Max: plate.Max.Add(v.Scale(tm))}
+		exact, _ := at.Distance(x)
+		if box.Contains(x) {
+			raw, _, _ := c.Interpolate(x, tm)
+			if (phi <= 0) != (raw <= 0) || phi > raw {
+				t.Fatalf("x = %v inside the bounds: Sample %g, Interpolate %g", x, phi, raw)
+			}
+			continue
+		}
+		outside++
+		boxDistance, _ := box.Distance(x)
+		if phi != boxDistance || phi <= 0 || phi > exact || vco != (geom.Vec3{}) {
+			t.Fatalf("x = %v outside the bounds: phi %g (box %g, plate %g), v_co %v", x, phi, boxDistance, exact, vco)
+		}
+	}
+	if outside < 10000 {
+		t.Fatalf("only %d of 20000 points outside the bounds %v", outside, box)
+	}
+}

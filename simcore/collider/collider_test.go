@@ -209,3 +209,36 @@ func TestInReach(t *testing.T) {
 		}
 	}
 }
+
+// clampedPhi is a bounded collider whose phi is clamped to 0.1 away from its box, as a
+// voxelized collider's is beyond its narrow band.
+type clampedPhi struct{ box geom.Box }
+
+func (c clampedPhi) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
+	phi, n := c.box.Distance(x)
+	return math.Min(phi, 0.1), n, geom.Vec3{}
+}
+func (c clampedPhi) Surface() Surface                  { return Surface{} }
+func (c clampedPhi) Bounds(t float64) (geom.Box, bool) { return c.box, true }
+
+// Nearby rules out a bounded collider whose box is out of reach even where its phi,
+// clamped, would keep it; within reach of the box, its phi decides.
+func TestNearbyBounds(t *testing.T) {
+	c := clampedPhi{geom.Box{Min: geom.Vec3{0, 0, 0}, Max: geom.Vec3{1, 1, 1}}}
+	all := []Collider{c}
+	for _, k := range []struct {
+		at   geom.Vec3
+		r    float64
+		want int
+	}{
+		{geom.Vec3{3, 0.5, 0.5}, 0.5, 0},    // phi 0.1 <= r, but the box is 2 away
+		{geom.Vec3{1.4, 0.5, 0.5}, 0.5, 1},  // the box within reach
+		{geom.Vec3{1.4, 0.5, 0.5}, 0.05, 0}, // phi 0.1 > r
+		{geom.Vec3{3, 3, 3}, 3.5, 1},        // the box's corner 2 sqrt(3) = 3.46 away
+		{geom.Vec3{3, 3, 3}, 3.4, 0},
+	} {
+		if got := Nearby(nil, all, k.at, k.r, 0); len(got) != k.want {
+			t.Errorf("Nearby(%v, r = %g): %d colliders, want %d", k.at, k.r, len(got), k.want)
+		}
+	}
+}
