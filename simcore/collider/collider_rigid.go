@@ -169,18 +169,24 @@ func (r *RigidBody) Pose(t float64) (q Quat, origin, omega, vOrigin geom.Vec3) {
 // s but kept positive, so that the solver's pruning (phi(c) > r rules out contact
 // within r of c) stays right while inside and outside are unchanged.
 func (r *RigidBody) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
-	m := r.posed.Load()
-	if m == nil || m.t != t {
-		m = &pose{t: t}
-		m.q, m.origin, m.omega, m.vOrigin = r.Pose(t)
-		r.posed.Store(m)
-	}
+	m := r.poseAt(t)
 	arm := x.Sub(m.origin)
 	phi, nb := r.body.Distance(m.q.Conj().Rotate(arm))
 	if phi > 0 && r.slack > 0 {
 		phi = math.Max(phi-r.slack, math.Min(phi, clearanceFloor*r.slack))
 	}
 	return phi, m.q.Rotate(nb), m.vOrigin.Add(m.omega.Cross(arm))
+}
+
+// poseAt returns the pose at time t, from the cache when the last time asked was t.
+func (r *RigidBody) poseAt(t float64) *pose {
+	m := r.posed.Load()
+	if m == nil || m.t != t {
+		m = &pose{t: t}
+		m.q, m.origin, m.omega, m.vOrigin = r.Pose(t)
+		r.posed.Store(m)
+	}
+	return m
 }
 
 // Surface implements Collider.
@@ -193,7 +199,7 @@ func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
 		return geom.Box{}, false
 	}
 	box := b.Bounds()
-	q, origin, _, _ := r.Pose(t)
+	m := r.poseAt(t)
 	out := emptyBox
 	for corner := range 8 {
 		p := box.Min
@@ -202,7 +208,7 @@ func (r *RigidBody) Bounds(t float64) (geom.Box, bool) {
 				p[a] = box.Max[a]
 			}
 		}
-		w := q.Rotate(p).Add(origin)
+		w := m.q.Rotate(p).Add(m.origin)
 		out = out.Union(geom.Box{Min: w, Max: w})
 	}
 	return out, true
