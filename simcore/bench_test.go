@@ -172,7 +172,7 @@ func BenchmarkColliderDrive(b *testing.B) {
 	lo, hi := geom.Vec3{0.1, 0.314, 0.1}, geom.Vec3{0.7, 0.4, 0.7}
 	key := voxelKeyframe(b, lo, hi, geom.Vec3{0, -1, 0}, s.cfg.H/2, 3)
 	plate := &collider.DeformingLevelSet{}
-	if err := plate.SetKeyframes(key, key, 0, 1); err != nil {
+	if err := plate.SetKeyframes(key, key, 0, 1.0/24); err != nil {
 		b.Fatal(err)
 	}
 	s.colliders = append(s.colliders, plate)
