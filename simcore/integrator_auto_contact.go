@@ -18,7 +18,8 @@ import (
 // colliders (the floor, walls, the wedge) is left to the cost model: there auto stayed
 // about as close to the explicit run as the explicit run at half its step, but for a
 // ball landing on the edge of a step (examples/press_ball.toml), whose first contact
-// decides which way it goes.
+// decides which way it goes. (Semi-implicit frames also change how snow breaks, with or
+// without colliders, which is why auto is not the default.)
 //
 // A collider drives the snow in a frame when, at the frame's start, middle or end, it
 // moves at drivingSpeed or more with a particle within reach: within 2 sqrt(3) h of its
@@ -95,6 +96,7 @@ type contactSample struct {
 	n, vco     geom.Vec3
 }
 
+// sampleContact samples collider co at x at time t.
 func sampleContact(co collider.Collider, x geom.Vec3, t float64) contactSample {
 	phi, n, vco := co.Sample(x, t)
 	return contactSample{phi: phi, speed: vco.Norm(), n: n, vco: vco}
