@@ -108,11 +108,12 @@ func (s *Sim) collideNode(near []collider.Collider, bi, k int, x, vn, v *geom.Ve
 // groupColliders returns, in the worker's scratch, the colliders that may touch the
 // particles of group g at time t. The group's particles lie in the 4x4x4 cells starting
 // one cell past its block's first node, within sqrt(3) 2h of their centre; one more
-// cell of reach covers a step's motion, and a faster particle is tested against every
-// collider (collider.InReach).
+// cell of reach covers a step's motion (a faster particle is tested against every
+// collider: collider.InReach), and contactDistance more the reach of markContacts'
+// Touching.
 func (s *Sim) groupColliders(ws *workerScratch, g *particleBlock, t float64) []collider.Collider {
 	h := s.cfg.H
 	origin := [3]int{g.coord[0] << blockShift, g.coord[1] << blockShift, g.coord[2] << blockShift}
 	centre := geom.Vec3{float64(origin[0]+3) * h, float64(origin[1]+3) * h, float64(origin[2]+3) * h}
-	return ws.nearColliders(s.colliders, centre, math.Sqrt(3)*2*h+h, t)
+	return ws.nearColliders(s.colliders, centre, math.Sqrt(3)*2*h+(1+contactDistance)*h, t)
 }

@@ -168,13 +168,18 @@ func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 
 // beyond reports whether every point of box b is farther than r from c (an empty box,
 // Min > Max, is beyond every point).
-func beyond(b geom.Box, c geom.Vec3, r float64) bool {
+func beyond(b geom.Box, c geom.Vec3, r float64) bool { return boxDistance2(b, c) > r*r }
+
+// boxDistance2 returns the squared distance from x to box b: 0 inside, positive
+// outside (where a coordinate falls below Min or above Max the gap is exactly
+// positive, though its square underflows to 0 below 1e-154), +Inf for an empty box.
+func boxDistance2(b geom.Box, x geom.Vec3) float64 {
 	d2 := 0.0
 	for a := range 3 {
-		gap := max(b.Min[a]-c[a], c[a]-b.Max[a], 0)
+		gap := max(b.Min[a]-x[a], x[a]-b.Max[a], 0)
 		d2 += gap * gap
 	}
-	return d2 > r*r
+	return d2
 }
 
 // InReach returns the colliders to test for a point moving at v for dt: those that

@@ -60,6 +60,11 @@ type segment struct {
 	vmax   float64  // the largest speed either velocity grid can interpolate to
 	interp float64  // sqrt(3) h, the trilinear term, for the coarser of the two grids
 	bounds geom.Box // see Bounds
+	// bounded: both surface grids have a positive background, so that no lookup
+	// beyond bounds is inside (Bounds says nothing otherwise); farEmpty: also both
+	// velocity grids have a zero background, so that none beyond bounds moves either,
+	// and Sample need look nothing up there.
+	bounded, farEmpty bool
 }
 
 // keyframeSamplers are one goroutine's samplers of a segment's grids (index 0 for a,
@@ -94,11 +99,20 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 		s.vmax = math.Max(s.vmax, maxSpeed(k.Velocity))
 	}
 	s.bounds = emptyBox
+	s.bounded, s.farEmpty = true, true
 	for _, k := range [2]*Keyframe{a, b} {
 		if kb, ok := k.Surface.WorldBounds(); ok {
 			s.bounds = s.bounds.Union(kb)
 		}
+		s.bounded = s.bounded && k.Surface.Background > 0
+		if k.Velocity != nil {
+			if vb, ok := k.Velocity.WorldBounds(); ok {
+				s.bounds = s.bounds.Union(vb)
+			}
+			s.farEmpty = s.farEmpty && k.Velocity.Background == levelset.Vec3f{}
+		}
 	}
+	s.farEmpty = s.farEmpty && s.bounded
 	// Between the keyframes phi is looked up at most dt v_max away from x.
 	s.bounds = s.bounds.Expand(s.dt * s.vmax)
 	c.seg.Store(s)
@@ -206,18 +220,20 @@ func (s *keyframeSamplers) interpolate(x geom.Vec3, t float64) (phi float64, n, 
 // minus that margin, kept positive so that contact (phi <= 0) is decided exactly as by
 // Interpolate. The margin is zero at the keyframes apart from the trilinear term.
 //
-// Outside Bounds, where the keyframes' grids hold nothing but their band's clamped
-// value, Sample looks nothing up: it reports the distance to the box, a clearance that
-// the solid (inside the box) cannot beat, its normal, and no velocity. Most snow lies
-// there, far from the collider, and the lookups were most of a step's work.
+// Outside Bounds, where the keyframes' grids hold nothing but their backgrounds (a
+// positive phi, no velocity), Sample looks nothing up: it reports the distance to the
+// box, a clearance that the solid inside the box cannot beat, no normal (as the flat
+// background has none) and no velocity. Most snow lies there, far from the collider,
+// and the lookups were most of a step's work.
 func (c *DeformingLevelSet) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, geom.Vec3) {
 	seg := c.seg.Load()
 	if seg == nil {
 		return math.Inf(1), geom.Vec3{}, geom.Vec3{}
 	}
-	if b := seg.bounds; b.Min[0] <= b.Max[0] && !b.Contains(x) {
-		phi, n := b.Distance(x)
-		return phi, n, geom.Vec3{}
+	if seg.farEmpty {
+		if d2 := boxDistance2(seg.bounds, x); d2 > 0 {
+			return math.Max(math.Sqrt(d2), clearanceFloor*seg.interp), geom.Vec3{}, geom.Vec3{}
+		}
 	}
 	s := c.samplers(seg)
 	phi, n, vco, gamma := s.interpolate(x, t)
@@ -230,10 +246,12 @@ func (c *DeformingLevelSet) Sample(x geom.Vec3, t float64) (float64, geom.Vec3, 
 }
 
 // Bounds implements BoundedCollider: the keyframes' grid boxes, grown by the farthest
-// any lookup between them reaches (dt v_max). Before SetKeyframes it is empty.
+// any lookup between them reaches (dt v_max). Before SetKeyframes it is empty; ok is
+// false when a surface grid's background is not positive, so that phi may be <= 0
+// anywhere.
 func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 	if seg := c.seg.Load(); seg != nil {
-		return seg.bounds, true
+		return seg.bounds, seg.bounded
 	}
 	return emptyBox, true
 }

@@ -394,8 +394,9 @@ func BenchmarkRigidSample(b *testing.B) {
 }
 
 // Outside Bounds, Sample looks nothing up: it reports the distance to the box, positive
-// and no more than the distance to the moving plate, and no velocity; inside, the
-// interpolated field.
+// and no more than the distance to the moving plate, no normal and no velocity; inside,
+// the interpolated field. Bounds holds the velocity grids too, and says nothing for a
+// surface whose background is not positive.
 func TestDeformingSampleOutsideBounds(t *testing.T) {
 	const h, dt = 0.02, 1.0 / 24
 	plate := geom.Box{Min: geom.Vec3{0, -0.1, -0.1}, Max: geom.Vec3{2 * h, 0.1, 0.1}}
@@ -413,7 +414,7 @@ func TestDeformingSampleOutsideBounds(t *testing.T) {
 	for k := 0; k < 20000; k++ {
 		tm := dt * rng.next()
 		x := geom.Vec3{rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5}.Scale(1.2)
-		phi, _, vco := c.Sample(x, tm)
+		phi, n, vco := c.Sample(x, tm)
 		at := geom.Box{Min: plate.Min.Add(v.Scale(tm)), Max: plate.Max.Add(v.Scale(tm))}
 		exact, _ := at.Distance(x)
 		if box.Contains(x) {
@@ -425,11 +426,34 @@ func TestDeformingSampleOutsideBounds(t *testing.T) {
 		}
 		outside++
 		boxDistance, _ := box.Distance(x)
-		if phi != boxDistance || phi <= 0 || phi > exact || vco != (geom.Vec3{}) {
-			t.Fatalf("x = %v outside the bounds: phi %g (box %g, plate %g), v_co %v", x, phi, boxDistance, exact, vco)
+		if math.Abs(phi-boxDistance) > 1e-12 || phi <= 0 || phi > exact || n != (geom.Vec3{}) || vco != (geom.Vec3{}) {
+			t.Fatalf("x = %v outside the bounds: phi %g (box %g, plate %g), n %v, v_co %v", x, phi, boxDistance, exact, n, vco)
 		}
 	}
 	if outside < 10000 {
 		t.Fatalf("only %d of 20000 points outside the bounds %v", outside, box)
+	}
+	// A point one ulp outside a face is outside, at a positive clearance.
+	x := geom.Vec3{math.Nextafter(box.Max[0], math.Inf(1)), 0, 0}
+	if phi, _, _ := c.Sample(x, 0); !(phi > 0) {
+		t.Errorf("one ulp outside the bounds' face: phi %g", phi)
+	}
+
+	a, b := keyframeFromShape(plate, uniformVelocity(v), h, 3, lo, hi), keyframeFromShape(moved, uniformVelocity(v), h, 3, lo, hi)
+	slow := geom.Vec3{1, 0, 0}
+	a.Velocity.Background = levelset.Vec3f{float32(slow[0]), 0, 0} // moving everywhere: no shortcut
+	if err := c.SetKeyframes(a, b, 0, dt); err != nil {
+		t.Fatal(err)
+	}
+	far := geom.Vec3{0.55, 0.55, 0.55}
+	if _, _, vco := c.Sample(far, 0); vco != slow {
+		t.Errorf("a velocity background %v: Sample far away gives v_co %v", slow, vco)
+	}
+	a.Surface.Background = -a.Surface.Background
+	if err := c.SetKeyframes(a, b, 0, dt); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Bounds(0); ok {
+		t.Error("Bounds vouches for a surface whose background is negative")
 	}
 }
