@@ -33,7 +33,7 @@ func (n *integratorNotes) afterFrame(f int, progress *cli.Progress, log io.Write
 	}
 	progress.Done()
 	why := ""
-	if c.ColliderSpeed > 0 {
+	if driven {
 		why = fmt.Sprintf("; a collider drives the snow at %.2g m/s", c.ColliderSpeed)
 	}
 	fmt.Fprintf(log, "snowsim: frame %d: %v (explicit would take %d steps, semi-implicit %d x ~%.0f iterations%s)\n",
