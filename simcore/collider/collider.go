@@ -26,6 +26,14 @@ type BoundedCollider interface {
 	Bounds(t float64) (b geom.Box, ok bool)
 }
 
+// A SparseCollider knows where its solid is more closely than a box: Clear(c, r, t)
+// reports that phi > 0 at every point within r of c at time t, without a sample. false
+// says only that it cannot tell.
+type SparseCollider interface {
+	Collider
+	Clear(c geom.Vec3, r, t float64) bool
+}
+
 // emptyBox holds no point: Min > Max, and a Union with it gives the other box.
 var emptyBox = geom.Box{
 	Min: geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
@@ -149,8 +157,10 @@ func Touching(colliders []Collider, x geom.Vec3, t, d float64) bool {
 // first, without a sample: a voxelized collider's phi is clamped to its narrow band far
 // from its surface, so its phi alone keeps it near every point, and the samples that
 // followed were most of the work of a step whose snow it touches nowhere near.
-// Otherwise, since phi changes no faster than distance, phi(c) > r rules a collider out
-// for the whole ball.
+// A SparseCollider that is clear of the ball is ruled out next: the box of a voxelized
+// body is wide against the body itself, and the snow within reach of the box but not of
+// the body made most of the samples left. Otherwise, since phi changes no faster than
+// distance, phi(c) > r rules a collider out for the whole ball.
 func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 	dst = dst[:0]
 	for _, col := range all {
@@ -158,6 +168,9 @@ func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 			if box, ok := b.Bounds(t); ok && beyond(box, c, r) {
 				continue
 			}
+		}
+		if s, ok := col.(SparseCollider); ok && s.Clear(c, r, t) {
+			continue
 		}
 		if phi, _, _ := col.Sample(c, t); phi <= r {
 			dst = append(dst, col)

@@ -65,6 +65,9 @@ type segment struct {
 	// velocity grids have a zero background, so that none beyond bounds moves either,
 	// and Sample need look nothing up there.
 	bounded, farEmpty bool
+	// solid holds each keyframe's solid cells (see Clear); nil for both unless the
+	// segment is bounded and both keyframes have them.
+	solid [2]*solidCells
 }
 
 // keyframeSamplers are one goroutine's samplers of a segment's grids (index 0 for a,
@@ -115,6 +118,12 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 	s.farEmpty = s.farEmpty && s.bounded
 	// Between the keyframes phi is looked up at most dt v_max away from x.
 	s.bounds = s.bounds.Expand(s.dt * s.vmax)
+	if s.bounded {
+		s.solid = [2]*solidCells{newSolidCells(a.Surface), newSolidCells(b.Surface)}
+		if s.solid[0] == nil || s.solid[1] == nil {
+			s.solid = [2]*solidCells{}
+		}
+	}
 	c.seg.Store(s)
 	return nil
 }
@@ -254,6 +263,33 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 		return seg.bounds, seg.bounded
 	}
 	return emptyBox, true
+}
+
+// Clear implements SparseCollider: it reports that Sample gives phi > 0 at every point
+// within r of c at time t, because no voxel with phi <= 0 (a solid cell) of either
+// keyframe lies within reach of a lookup from there. A lookup of keyframe a or b at a
+// point y reads the surface at most dt v_max from y (the point the surface now at y held
+// then) and, trilinearly, the corners of the voxel cell around that, within sqrt(3) h;
+// phi is a weighted mean of positive values wherever all it reads is positive. The test
+// is exact about signs, so ruling a collider out where Clear holds changes no contact.
+// A segment without solid cells (an unbounded surface, or a solid too large to hold
+// cell by cell) is never clear.
+func (c *DeformingLevelSet) Clear(x geom.Vec3, r, t float64) bool {
+	seg := c.seg.Load()
+	if seg == nil {
+		return true // no collider yet: phi = +Inf
+	}
+	if seg.solid[0] == nil {
+		return false
+	}
+	for _, s := range seg.solid {
+		reach := r + seg.dt*seg.vmax + math.Sqrt(3)*s.t.VoxelSize
+		// Widened by a part in a million, for the rounding of the lookup points.
+		if s.near(x, reach*(1+1e-6)+1e-6*s.t.VoxelSize) {
+			return false
+		}
+	}
+	return true
 }
 
 // clearanceFloor, times sqrt(3) h, is the least positive phi Sample reports for a point

@@ -1,0 +1,205 @@
+package collider
+
+import (
+	"math"
+	"testing"
+
+	"snowtools/levelset"
+	"snowtools/levelset/geom"
+)
+
+// clearTestBall is a deforming ball that moves 4 voxels a frame, inside a grid box wide
+// against it.
+func clearTestBall(t testing.TB) (*DeformingLevelSet, float64) {
+	t.Helper()
+	const h = 0.01
+	v := geom.Vec3{0.96, 0, 0}
+	lo, hi := geom.Vec3{0.1, 0.2, 0.2}, geom.Vec3{0.9, 0.8, 0.8}
+	a := keyframeFromShape(geom.Sphere{Center: geom.Vec3{0.45, 0.5, 0.5}, Radius: 0.12}, uniformVelocity(v), h, 5, lo, hi)
+	b := keyframeFromShape(geom.Sphere{Center: geom.Vec3{0.49, 0.5, 0.5}, Radius: 0.12}, uniformVelocity(v), h, 5, lo, hi)
+	var c DeformingLevelSet
+	if err := c.SetKeyframes(a, b, 0, 1.0/24); err != nil {
+		t.Fatal(err)
+	}
+	return &c, h
+}
+
+// clearTestPlate is a plate two voxels thick that moves at v. At 1.44 m/s, 6 voxels a
+// frame, it lies between the keyframes outside both keyframes' solids, and only the
+// lookups dt v_max away find it. Its voxels line up with the solid cells' faces (voxels
+// 10-11 at a, 16-17 at b, the cells 8-11 and 16-19), so that the cells add no slack on
+// the sides that face.
+func clearTestPlate(t *testing.T, v geom.Vec3) *DeformingLevelSet {
+	t.Helper()
+	const h = 0.01
+	lo, hi := geom.Vec3{0, 0.1, 0.1}, geom.Vec3{0.3, 0.9, 0.9}
+	plate := func(x float64) geom.Shape {
+		return geom.Box{Min: geom.Vec3{x, 0.2, 0.2}, Max: geom.Vec3{x + 0.019, 0.8, 0.8}}
+	}
+	a := keyframeFromShape(plate(0.0955), uniformVelocity(v), h, 5, lo, hi)
+	b := keyframeFromShape(plate(0.0955+v[0]/24), uniformVelocity(v), h, 5, lo, hi)
+	var c DeformingLevelSet
+	if err := c.SetKeyframes(a, b, 0, 1.0/24); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
+// Clear is exact about contact: no ball that holds a point where Sample reports phi <= 0,
+// at any time, is clear, however it lies around the point; and a ball that is clear has
+// phi > 0 at every point sampled in it. It also rules out balls inside the grid's box
+// that the box cannot.
+func TestDeformingClear(t *testing.T) {
+	const h = 0.01
+	ball, _ := clearTestBall(t)
+	plate := clearTestPlate(t, geom.Vec3{1.44, 0, 0})
+	still := clearTestPlate(t, geom.Vec3{})
+	times := []float64{-0.01, 0, 0.25 / 24, 0.5 / 24, 0.8 / 24, 1.0 / 24, 0.06}
+	for _, c := range []struct {
+		name     string
+		co       *DeformingLevelSet
+		at, span geom.Vec3 // where to look for points with phi <= 0
+	}{
+		{"ball", ball, geom.Vec3{0.45, 0.5, 0.5}, geom.Vec3{0.34, 0.3, 0.3}},
+		{"plate", plate, geom.Vec3{0.14, 0.5, 0.5}, geom.Vec3{0.1, 0.7, 0.7}},
+		{"still plate", still, geom.Vec3{0.105, 0.5, 0.5}, geom.Vec3{0.04, 0.7, 0.7}},
+	} {
+		rng := lcgRNG(0.3)
+		// Points with phi <= 0 near the surface, where a ball is most easily judged
+		// clear.
+		var solid, checked int
+		for _, tm := range times {
+			for i := 0; i < 4000; i++ {
+				y := c.at.Add(geom.Vec3{c.span[0] * rng.next(), c.span[1] * rng.next(), c.span[2] * rng.next()})
+				if phi, _, _ := c.co.Sample(y, tm); phi > 0 || phi < -2*h {
+					continue
+				}
+				solid++
+				for _, r := range []float64{0, 0.2 * h, h, 4 * h, 0.1} {
+					u := geom.Vec3{rng.next(), rng.next(), rng.next()}.Unit()
+					if r < h {
+						u = geom.Vec3{1, 0, 0} // off the plate's face, where the cells fit it
+					}
+					centre := y.Add(u.Scale(r * (1 - 1e-9)))
+					checked++
+					if c.co.Clear(centre, r, tm) {
+						t.Fatalf("%s, t = %g: the ball of radius %g around %v is clear, but holds %v with phi <= 0",
+							c.name, tm, r, centre, y)
+					}
+				}
+			}
+		}
+		if solid < 1000 {
+			t.Fatalf("%s: only %d points with phi <= 0 near the surface were found", c.name, solid)
+		}
+		// Balls inside the box: the clear ones have phi > 0 throughout, and there are
+		// some.
+		box, _ := c.co.Bounds(0)
+		clearInBox := 0
+		for _, tm := range times {
+			for i := 0; i < 2000; i++ {
+				var centre geom.Vec3
+				for a := range centre {
+					centre[a] = box.Min[a] + (box.Max[a]-box.Min[a])*(rng.next()+0.5)
+				}
+				r := 0.1 * (rng.next() + 0.5)
+				if !c.co.Clear(centre, r, tm) {
+					continue
+				}
+				if !beyond(box, centre, r) {
+					clearInBox++
+				}
+				for k := 0; k < 30; k++ {
+					y := centre.Add(geom.Vec3{rng.next(), rng.next(), rng.next()}.Unit().Scale(r * (rng.next() + 0.5)))
+					if phi, _, _ := c.co.Sample(y, tm); phi <= 0 {
+						t.Fatalf("%s, t = %g: the ball of radius %g around %v is clear, but phi(%v) = %g",
+							c.name, tm, r, centre, y, phi)
+					}
+				}
+			}
+		}
+		if clearInBox < 100 {
+			t.Errorf("%s: %d balls inside the box were clear: the solid cells rule out little", c.name, clearInBox)
+		}
+		t.Logf("%s: %d points with phi <= 0, %d balls around them; %d clear balls inside the box",
+			c.name, solid, checked, clearInBox)
+	}
+}
+
+// Nearby rules out a clear collider without sampling it, inside its box as outside.
+func TestNearbyRulesOutAClearCollider(t *testing.T) {
+	c, h := clearTestBall(t)
+	box, _ := c.Bounds(0)
+	corner := box.Min.Add(geom.Vec3{h, h, h}) // in the box, far from the ball
+	if beyond(box, corner, h) || !c.Clear(corner, h, 0) {
+		t.Fatalf("the test's point %v should be inside the box and clear of the ball", corner)
+	}
+	if near := Nearby(nil, []Collider{c}, corner, h, 0); len(near) != 0 {
+		t.Errorf("Nearby kept the collider at %v, clear of it", corner)
+	}
+	centre := geom.Vec3{0.47, 0.5, 0.5}
+	if near := Nearby(nil, []Collider{c}, centre.Add(geom.Vec3{0.12 + 2*h, 0, 0}), 3*h, 0.5/24); len(near) != 1 {
+		t.Errorf("Nearby ruled out the collider 2 voxels from its surface")
+	}
+}
+
+// The solid cells are the cells with a voxel of phi <= 0 (or NaN), and an inside tile's
+// cells all of them; a grid without such voxels, or whose solid spans too many cells,
+// has none.
+func TestSolidCells(t *testing.T) {
+	g := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1, Origin: geom.Vec3{1, 2, 3}}, float32(0.3))
+	g.Set(levelset.Coord{5, -3, 9}, 0.05)
+	if newSolidCells(g) != nil {
+		t.Fatal("a grid with no voxel <= 0 has solid cells")
+	}
+	g.Set(levelset.Coord{5, -3, 9}, 0)
+	g.Set(levelset.Coord{-9, 1, 2}, float32(math.NaN()))
+	g.AddTile(levelset.Tile[float32]{Origin: levelset.Coord{16, 16, 16}, Log2: levelset.LeafLog2, Value: -0.3})
+	s := newSolidCells(g)
+	if s == nil {
+		t.Fatal("no solid cells")
+	}
+	x := func(c levelset.Coord) geom.Vec3 { return g.IndexToWorld(c) }
+	for _, c := range []struct {
+		at   geom.Vec3
+		r    float64
+		want bool
+	}{
+		{x(levelset.Coord{5, -3, 9}), 0, true},
+		{x(levelset.Coord{10, -3, 9}), 0.29, false}, // three voxels from its cell's last one
+		{x(levelset.Coord{10, -3, 9}), 0.31, true},
+		{x(levelset.Coord{-9, 1, 2}), 0, true},            // NaN
+		{x(levelset.Coord{23, 23, 23}), 0, true},          // the tile's last voxel
+		{x(levelset.Coord{25, 20, 20}), 0.21, true},       // two voxels beyond it
+		{x(levelset.Coord{25, 20, 20}), 0.19, false},      // just short
+		{geom.Vec3{math.NaN(), 0, 0}, 1, false},           // lies nowhere
+		{geom.Vec3{1e300, 1e300, 1e300}, 1e300, true},     // a huge ball holds them all
+		{x(levelset.Coord{-100, -100, -100}), 0.5, false}, // far out
+	} {
+		if got := s.near(c.at, c.r); got != c.want {
+			t.Errorf("near(%v, %g) = %v, want %v", c.at, c.r, got, c.want)
+		}
+	}
+	huge := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1}, float32(0.3))
+	huge.AddTile(levelset.Tile[float32]{Origin: levelset.Coord{0, 0, 0}, Log2: levelset.Internal2Log2, Value: -0.3})
+	if newSolidCells(huge) != nil {
+		t.Error("a solid of 2^30 cells got a bit set")
+	}
+}
+
+// BenchmarkDeformingClear measures Clear for a block of snow's reach (sqrt(3) 2h + 1.25h
+// at h = 2 cm) at points around the ball, near and far, as Nearby calls it once per
+// block; compare BenchmarkDeformingSample, which a particle pays instead.
+func BenchmarkDeformingClear(b *testing.B) {
+	c, _ := clearTestBall(b)
+	const r = 0.094
+	rng := lcgRNG(0.7)
+	points := make([]geom.Vec3, 1024)
+	for i := range points {
+		points[i] = geom.Vec3{0.47 + 0.8*rng.next(), 0.5 + 0.6*rng.next(), 0.5 + 0.6*rng.next()}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c.Clear(points[i&1023], r, 0.02)
+	}
+}
