@@ -70,6 +70,9 @@ type segment struct {
 	solid [2]*solidCells
 }
 
+// gamma returns (t - t0)/dt clamped to [0, 1]: keyframe b's weight at time t.
+func (s *segment) gamma(t float64) float64 { return math.Min(math.Max((t-s.t0)/s.dt, 0), 1) }
+
 // keyframeSamplers are one goroutine's samplers of a segment's grids (index 0 for a,
 // 1 for b); nil where a keyframe has no such grid.
 type keyframeSamplers struct {
@@ -193,7 +196,7 @@ func (c *DeformingLevelSet) Interpolate(x geom.Vec3, t float64) (phi float64, n,
 // interpolate is Interpolate with s's samplers; it also returns gamma.
 func (s *keyframeSamplers) interpolate(x geom.Vec3, t float64) (phi float64, n, vco geom.Vec3, gamma float64) {
 	seg := s.seg
-	gamma = math.Min(math.Max((t-seg.t0)/seg.dt, 0), 1)
+	gamma = seg.gamma(t)
 	w := [2]float64{1 - gamma, gamma}
 	for i := range 2 {
 		if w[i] != 0 && s.vel[i] != nil {
@@ -266,14 +269,15 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 }
 
 // Clear implements SparseCollider: it reports that Sample gives phi > 0 at every point
-// within r of c at time t, because no voxel with phi <= 0 (a solid cell) of either
-// keyframe lies within reach of a lookup from there. A lookup of keyframe a or b at a
-// point y reads the surface at most dt v_max from y (the point the surface now at y held
-// then) and, trilinearly, the corners of the voxel cell around that, within sqrt(3) h;
-// phi is a weighted mean of positive values wherever all it reads is positive. The test
-// is exact about signs, so ruling a collider out where Clear holds changes no contact.
-// A segment without solid cells (an unbounded surface, or a solid too large to hold
-// cell by cell) is never clear.
+// within r of c at time t, because no voxel with phi <= 0 (a solid cell) of a keyframe
+// that time weighs lies within reach of a lookup from there. At a point y, keyframe a
+// is read gamma dt |v_co| <= gamma dt v_max from y (where the surface now at y was then)
+// and keyframe b (1 - gamma) dt v_max from it, and each lookup blends the corners of
+// the voxel cell around that point, within sqrt(3) h of it; phi is a weighted mean of
+// positive values wherever all it reads is positive. The test is exact about signs, so
+// ruling a collider out where Clear holds changes no contact. A segment without solid
+// cells (an unbounded surface, or a solid too large to hold cell by cell) is never
+// clear.
 func (c *DeformingLevelSet) Clear(x geom.Vec3, r, t float64) bool {
 	seg := c.seg.Load()
 	if seg == nil {
@@ -282,8 +286,14 @@ func (c *DeformingLevelSet) Clear(x geom.Vec3, r, t float64) bool {
 	if seg.solid[0] == nil {
 		return false
 	}
-	for _, s := range seg.solid {
-		reach := r + seg.dt*seg.vmax + math.Sqrt(3)*s.t.VoxelSize
+	gamma := seg.gamma(t)
+	weight := [2]float64{1 - gamma, gamma}
+	travel := [2]float64{gamma * seg.dt * seg.vmax, (1 - gamma) * seg.dt * seg.vmax}
+	for i, s := range seg.solid {
+		if weight[i] == 0 {
+			continue // not looked up (interpolate)
+		}
+		reach := r + travel[i] + math.Sqrt(3)*s.t.VoxelSize
 		// Widened by a part in a million, for the rounding of the lookup points.
 		if s.near(x, reach*(1+1e-6)+1e-6*s.t.VoxelSize) {
 			return false
