@@ -27,8 +27,8 @@ type BoundedCollider interface {
 }
 
 // A SparseCollider knows where its solid is more closely than a box: Clear(c, r, t)
-// reports that phi > 0 at every point within r of c at time t, without a sample. false
-// says only that it cannot tell.
+// reports that phi > 0 (and not NaN) at every point within r of c at time t, without a
+// sample. false says only that it cannot tell.
 type SparseCollider interface {
 	Collider
 	Clear(c geom.Vec3, r, t float64) bool

@@ -66,7 +66,8 @@ type segment struct {
 	// and Sample need look nothing up there.
 	bounded, farEmpty bool
 	// solid holds each keyframe's solid cells (see Clear); nil for both unless the
-	// segment is bounded and both keyframes have them.
+	// segment is bounded, with finite backgrounds and speeds, and both keyframes have
+	// them.
 	solid [2]*solidCells
 }
 
@@ -121,7 +122,9 @@ func (c *DeformingLevelSet) SetKeyframes(a, b *Keyframe, t0, t1 float64) error {
 	s.farEmpty = s.farEmpty && s.bounded
 	// Between the keyframes phi is looked up at most dt v_max away from x.
 	s.bounds = s.bounds.Expand(s.dt * s.vmax)
-	if s.bounded {
+	// Clear needs a finite reach and backgrounds that a lookup reads as positive.
+	if s.bounded && !math.IsInf(s.vmax, 0) && !math.IsNaN(s.vmax) &&
+		!solidValue(a.Surface.Background) && !solidValue(b.Surface.Background) {
 		s.solid = [2]*solidCells{newSolidCells(a.Surface), newSolidCells(b.Surface)}
 		if s.solid[0] == nil || s.solid[1] == nil {
 			s.solid = [2]*solidCells{}
@@ -276,8 +279,8 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 // the voxel cell around that point, within sqrt(3) h of it; phi is a weighted mean of
 // positive values wherever all it reads is positive. The test is exact about signs, so
 // ruling a collider out where Clear holds changes no contact. A segment without solid
-// cells (an unbounded surface, or a solid too large to hold cell by cell) is never
-// clear.
+// cells (an unbounded surface, a background or a speed that is not finite, or a solid
+// too large to hold cell by cell) is never clear.
 func (c *DeformingLevelSet) Clear(x geom.Vec3, r, t float64) bool {
 	seg := c.seg.Load()
 	if seg == nil {
@@ -293,9 +296,9 @@ func (c *DeformingLevelSet) Clear(x geom.Vec3, r, t float64) bool {
 		if weight[i] == 0 {
 			continue // not looked up (interpolate)
 		}
-		reach := r + travel[i] + math.Sqrt(3)*s.t.VoxelSize
+		reach := r + travel[i] + math.Sqrt(3)*s.tr.VoxelSize
 		// Widened by a part in a million, for the rounding of the lookup points.
-		if s.near(x, reach*(1+1e-6)+1e-6*s.t.VoxelSize) {
+		if s.near(x, reach*(1+1e-6)+1e-6*s.tr.VoxelSize) {
 			return false
 		}
 	}

@@ -8,27 +8,34 @@ import (
 )
 
 // solidCells is where a level set's solid lies, more closely than its bounding box: the
-// cubes of 4x4x4 voxels (cells) that hold a voxel with phi <= 0, as a dense bit set over
-// their bounding box. A voxelized collider's box holds its narrow band and, for a body
-// that is not a box, much empty space beside it: the snow there is within reach of the
-// box but not of the solid.
+// cubes of 4x4x4 voxels (cells) that hold a voxel that is not a finite positive phi
+// (phi <= 0, or a NaN or an infinity, which a lookup's weights can turn into NaN), as a
+// dense bit set over their bounding box. A voxelized collider's box holds its narrow
+// band and, for a body that is not a box, much empty space beside it: the snow there is
+// within reach of the box but not of the solid. A grid with no such voxel has an empty
+// set (n = 0), near nothing.
 type solidCells struct {
-	t    levelset.Transform
+	tr   levelset.Transform
 	lo   [3]int32 // the first cell on each axis; cell k holds voxels 4k to 4k+3
 	n    [3]int   // cells along each axis
 	bits []uint64 // cell (i, j, k) from lo is bit (i n1 + j) n2 + k
 }
 
-// solidCellLog2 is the cells' width, 2^2 voxels: finer cells rule out more snow around
-// the solid but make near test more of them.
+// solidCellLog2 is the cells' width, 2^2 voxels: finer cells would rule out more snow
+// around the solid, but near would have more of them to test.
 const solidCellLog2 = 2
 
 // maxSolidCells caps the bit set (4 MiB): a solid whose cells span more, such as a
 // terrain voxelized finely, gets none, and Clear never rules it out.
 const maxSolidCells = 1 << 25
 
-// newSolidCells returns the solid cells of g, or nil when g has none (no voxel with
-// phi <= 0) or too many to hold. Tiles count whole: an inside tile's cells are solid.
+// maxNearCells caps the cells near tests: a ball that spans more (a fast collider's
+// reach against fine voxels) is taken to be near without a look, as it would be without
+// the cells, since testing would cost more than the samples it could save.
+const maxNearCells = 4096
+
+// newSolidCells returns the solid cells of g, or nil when they span too many cells to
+// hold. Tiles count whole: an inside tile's cells are solid.
 func newSolidCells(g *levelset.FloatGrid) *solidCells {
 	lo := [3]int32{math.MaxInt32, math.MaxInt32, math.MaxInt32}
 	hi := [3]int32{math.MinInt32, math.MinInt32, math.MinInt32}
@@ -39,17 +46,17 @@ func newSolidCells(g *levelset.FloatGrid) *solidCells {
 		}
 	}
 	solidVoxels(g, grow)
+	s := &solidCells{tr: g.Transform, lo: lo}
 	if lo[0] > hi[0] {
-		return nil
+		return s // empty
 	}
-	s := &solidCells{t: g.Transform, lo: lo}
 	cells := 1
 	for a := range 3 {
 		s.n[a] = int(hi[a]) - int(lo[a]) + 1
-		cells *= s.n[a]
-		if cells > maxSolidCells {
+		if s.n[a] > maxSolidCells/cells { // checked before the product, which could overflow an int
 			return nil
 		}
+		cells *= s.n[a]
 	}
 	s.bits = make([]uint64, (cells+63)/64)
 	solidVoxels(g, func(first, last levelset.Coord) {
@@ -65,25 +72,28 @@ func newSolidCells(g *levelset.FloatGrid) *solidCells {
 	return s
 }
 
-// solidVoxels calls fn with the first and last voxel of every box of voxels of g with
-// phi <= 0, or NaN, which a lookup does not find positive either: single voxels of the
-// leaves, and whole tiles.
+// solidVoxels calls fn with the first and last voxel of every box of voxels of g that
+// are solid (solidValue): single voxels of the leaves, and whole tiles.
 func solidVoxels(g *levelset.FloatGrid, fn func(first, last levelset.Coord)) {
 	for _, l := range g.Leaves() {
 		for n, v := range l.Values {
-			if !(v > 0) {
+			if solidValue(v) {
 				c := levelset.LeafCoord(l.Origin, n)
 				fn(c, c)
 			}
 		}
 	}
 	for _, t := range g.Tiles() {
-		if !(t.Value > 0) {
+		if solidValue(t.Value) {
 			side := int32(1)<<t.Log2 - 1
 			fn(t.Origin, t.Origin.Add(levelset.Coord{side, side, side}))
 		}
 	}
 }
+
+// solidValue reports whether a lookup that reads phi may come out not positive: phi <= 0,
+// NaN, or +Inf, which a corner of weight 0 turns into NaN (0 Inf).
+func solidValue(phi float32) bool { return !(phi > 0 && phi <= math.MaxFloat32) }
 
 // index returns the bit of cell (i, j, k), which must lie in the set's box.
 func (s *solidCells) index(i, j, k int32) int {
@@ -94,19 +104,27 @@ func (s *solidCells) index(i, j, k int32) int {
 // of its voxel centres does, which holds every solid voxel of the cell, so that false
 // means no voxel with phi <= 0 lies within r of x.
 func (s *solidCells) near(x geom.Vec3, r float64) bool {
-	h := s.t.VoxelSize
+	if !(r >= 0) {
+		return true // a NaN reach (from a NaN speed) rules nothing out
+	}
+	h := s.tr.VoxelSize
 	var first, last [3]int32
+	cells := 1.0
 	for a := range 3 {
 		// The cells whose voxel centres may lie within r of x along axis a, clamped to
 		// the set's box (in float64, so that a point far out cannot overflow).
-		lo := math.Floor((x[a]-r-s.t.Origin[a])/h) / (1 << solidCellLog2)
-		hi := math.Floor((x[a]+r-s.t.Origin[a])/h) / (1 << solidCellLog2)
+		lo := math.Floor((x[a]-r-s.tr.Origin[a])/h) / (1 << solidCellLog2)
+		hi := math.Floor((x[a]+r-s.tr.Origin[a])/h) / (1 << solidCellLog2)
 		lo = max(math.Floor(lo), float64(s.lo[a]))
 		hi = min(math.Floor(hi), float64(s.lo[a])+float64(s.n[a]-1))
 		if !(lo <= hi) { // also false for NaN
 			return false
 		}
 		first[a], last[a] = int32(lo), int32(hi)
+		cells *= hi - lo + 1
+	}
+	if cells > maxNearCells {
+		return true
 	}
 	const side = 1<<solidCellLog2 - 1 // the last voxel's offset in a cell
 	r2 := r * r
@@ -119,8 +137,8 @@ func (s *solidCells) near(x geom.Vec3, r float64) bool {
 				}
 				c := levelset.Coord{i << solidCellLog2, j << solidCellLog2, k << solidCellLog2}
 				box := geom.Box{
-					Min: s.t.IndexToWorld(c),
-					Max: s.t.IndexToWorld(c.Add(levelset.Coord{side, side, side})),
+					Min: s.tr.IndexToWorld(c),
+					Max: s.tr.IndexToWorld(c.Add(levelset.Coord{side, side, side})),
 				}
 				if boxDistance2(box, x) <= r2 {
 					return true

@@ -143,17 +143,36 @@ func TestNearbyRulesOutAClearCollider(t *testing.T) {
 	}
 }
 
-// The solid cells are the cells with a voxel of phi <= 0 (or NaN), and an inside tile's
-// cells all of them; a grid without such voxels, or whose solid spans too many cells,
-// has none.
+// A speed that is not finite gives no reach to test: such a collider is never clear.
+func TestClearNeedsFiniteSpeeds(t *testing.T) {
+	const h = 0.01
+	lo, hi := geom.Vec3{0.1, 0.2, 0.2}, geom.Vec3{0.9, 0.8, 0.8}
+	ball := geom.Sphere{Center: geom.Vec3{0.45, 0.5, 0.5}, Radius: 0.12}
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1))} {
+		k := keyframeFromShape(ball, uniformVelocity(geom.Vec3{}), h, 5, lo, hi)
+		k.Velocity.Set(levelset.Coord{80, 70, 70}, levelset.Vec3f{bad, 0, 0})
+		var c DeformingLevelSet
+		if err := c.SetKeyframes(k, k, 0, 1.0/24); err != nil {
+			t.Fatal(err)
+		}
+		if corner := lo.Add(geom.Vec3{h, h, h}); c.Clear(corner, h, 0.01) {
+			t.Errorf("a velocity of %g: Clear at %v", bad, corner)
+		}
+	}
+}
+
+// The solid cells are the cells with a voxel of phi <= 0 (or NaN or +Inf), and an inside
+// tile's cells all of them; a grid without such voxels has an empty set, and one whose
+// solid spans too many cells none.
 func TestSolidCells(t *testing.T) {
 	g := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1, Origin: geom.Vec3{1, 2, 3}}, float32(0.3))
 	g.Set(levelset.Coord{5, -3, 9}, 0.05)
-	if newSolidCells(g) != nil {
+	if s := newSolidCells(g); s == nil || s.near(g.IndexToWorld(levelset.Coord{5, -3, 9}), 1) {
 		t.Fatal("a grid with no voxel <= 0 has solid cells")
 	}
 	g.Set(levelset.Coord{5, -3, 9}, 0)
 	g.Set(levelset.Coord{-9, 1, 2}, float32(math.NaN()))
+	g.Set(levelset.Coord{-9, 20, 2}, float32(math.Inf(1)))
 	g.AddTile(levelset.Tile[float32]{Origin: levelset.Coord{16, 16, 16}, Log2: levelset.LeafLog2, Value: -0.3})
 	s := newSolidCells(g)
 	if s == nil {
@@ -168,17 +187,32 @@ func TestSolidCells(t *testing.T) {
 		{x(levelset.Coord{5, -3, 9}), 0, true},
 		{x(levelset.Coord{10, -3, 9}), 0.29, false}, // three voxels from its cell's last one
 		{x(levelset.Coord{10, -3, 9}), 0.31, true},
-		{x(levelset.Coord{-9, 1, 2}), 0, true},            // NaN
-		{x(levelset.Coord{23, 23, 23}), 0, true},          // the tile's last voxel
-		{x(levelset.Coord{25, 20, 20}), 0.21, true},       // two voxels beyond it
-		{x(levelset.Coord{25, 20, 20}), 0.19, false},      // just short
-		{geom.Vec3{math.NaN(), 0, 0}, 1, false},           // lies nowhere
-		{geom.Vec3{1e300, 1e300, 1e300}, 1e300, true},     // a huge ball holds them all
-		{x(levelset.Coord{-100, -100, -100}), 0.5, false}, // far out
+		{x(levelset.Coord{-9, 1, 2}), 0, true},                  // NaN
+		{x(levelset.Coord{-9, 20, 2}), 0, true},                 // +Inf, which a weight of 0 makes NaN
+		{x(levelset.Coord{-100, -100, -100}), math.NaN(), true}, // a NaN reach rules nothing out
+		{x(levelset.Coord{23, 23, 23}), 0, true},                // the tile's last voxel
+		{x(levelset.Coord{25, 20, 20}), 0.21, true},             // two voxels beyond it
+		{x(levelset.Coord{25, 20, 20}), 0.19, false},            // just short
+		{geom.Vec3{math.NaN(), 0, 0}, 1, false},                 // lies nowhere
+		{geom.Vec3{1e300, 1e300, 1e300}, 1e300, true},           // a huge ball holds them all
+		{x(levelset.Coord{-100, -100, -100}), 0.5, false},       // far out
 	} {
 		if got := s.near(c.at, c.r); got != c.want {
 			t.Errorf("near(%v, %g) = %v, want %v", c.at, c.r, got, c.want)
 		}
+	}
+	// Two specks far apart: a ball between them that spans more than maxNearCells cells
+	// is near without a look.
+	specks := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1}, float32(0.3))
+	specks.Set(levelset.Coord{0, 0, 0}, -0.1)
+	specks.Set(levelset.Coord{400, 400, 400}, -0.1)
+	s = newSolidCells(specks)
+	mid := specks.IndexToWorld(levelset.Coord{200, 200, 200})
+	if !s.near(mid, 4) {
+		t.Error("a ball of 20^3 cells was looked at")
+	}
+	if s.near(mid, 1) {
+		t.Error("a ball of 5^3 cells between the specks is near")
 	}
 	huge := levelset.NewGrid(levelset.Transform{VoxelSize: 0.1}, float32(0.3))
 	huge.AddTile(levelset.Tile[float32]{Origin: levelset.Coord{0, 0, 0}, Log2: levelset.Internal2Log2, Value: -0.3})
@@ -201,5 +235,61 @@ func BenchmarkDeformingClear(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c.Clear(points[i&1023], r, 0.02)
+	}
+}
+
+// The reach is tight: a lookup reads a corner up to sqrt(3) h from its point, and a
+// keyframe is looked up up to its travel from the sample point, so a NaN voxel on a
+// solid cell's corner is found by Sample from points just short of r + travel +
+// sqrt(3) h along the velocity. Clear must not rule those out, and rules out the points
+// a little farther. The keyframes have different transforms.
+func TestClearReachIsTight(t *testing.T) {
+	const h, dt = 0.1, 1.0
+	tr := levelset.Transform{VoxelSize: h, Origin: geom.Vec3{-0.37, 0.21, -5.03}}
+	dir := geom.Vec3{1, 1, 1}.Unit()
+	speed := 0.35 // 3.5 voxels a frame
+	ga := levelset.NewGrid(tr, float32(0.5))
+	ga.Set(levelset.Coord{-5, -5, -5}, float32(math.NaN())) // the last voxel of cell -2
+	tb := levelset.Transform{VoxelSize: 2 * h, Origin: geom.Vec3{0.05, -0.11, 0.3}}
+	gb := levelset.NewGrid(tb, float32(0.5))
+	gb.Set(levelset.Coord{20, 20, 20}, float32(math.NaN())) // the first voxel of cell 5
+	vel := levelset.NewGrid(tr, levelset.Vec3fOf(dir.Scale(speed)))
+	var c DeformingLevelSet
+	if err := c.SetKeyframes(&Keyframe{Surface: ga, Velocity: vel}, &Keyframe{Surface: gb, Velocity: vel}, 0, dt); err != nil {
+		t.Fatal(err)
+	}
+	const shy = 1 - 1e-7
+	hiCorner, loCorner := tr.IndexToWorld(levelset.Coord{-5, -5, -5}), tb.IndexToWorld(levelset.Coord{20, 20, 20})
+	for _, gamma := range []float64{0, 0.25, 0.5, 0.8, 1} {
+		for _, r := range []float64{0, 0.7 * h} {
+			for _, side := range []float64{1, -1} {
+				// keyframe a is read at y - gamma dt v, b at y + (1 - gamma) dt v.
+				var y geom.Vec3
+				if side > 0 { // a's lookup reaches back to the voxel from beyond its high corner
+					if gamma == 1 {
+						continue
+					}
+					y = hiCorner.Add(dir.Scale(gamma * dt * speed)).Add(geom.Vec3{h, h, h}.Scale(shy))
+				} else { // b's lookup reaches forward to it from below its low corner
+					if gamma == 0 {
+						continue
+					}
+					y = loCorner.Sub(dir.Scale((1 - gamma) * dt * speed)).Sub(geom.Vec3{2 * h, 2 * h, 2 * h}.Scale(shy))
+				}
+				phi, _, _ := c.Sample(y, gamma*dt)
+				if !math.IsNaN(phi) {
+					t.Fatalf("gamma %g side %g: phi(%v) = %g, want NaN (the test's premise)", gamma, side, y, phi)
+				}
+				centre := y.Add(dir.Scale(side * r * shy))
+				if c.Clear(centre, r, gamma*dt) {
+					t.Errorf("gamma %g, r %g, side %g: Clear, but Sample reads a NaN voxel at %v", gamma, r, side, y)
+				}
+				// A little farther, and clear.
+				far := y.Add(dir.Scale(side * (r + 0.05*h)))
+				if !c.Clear(far, r, gamma*dt) {
+					t.Errorf("gamma %g, r %g, side %g: not Clear %g beyond the reach", gamma, r, side, 0.05*h)
+				}
+			}
+		}
 	}
 }
