@@ -34,6 +34,14 @@ type SparseCollider interface {
 	Clear(c geom.Vec3, r, t float64) bool
 }
 
+// knownClear reports whether c says, without a sample, that phi > 0 within r of x at
+// time t (SparseCollider). Contact and Touching ask it first: a voxelized collider's
+// box holds much snow that its solid is far from, and its test is cheaper than a sample.
+func knownClear(c Collider, x geom.Vec3, r, t float64) bool {
+	s, ok := c.(SparseCollider)
+	return ok && s.Clear(x, r, t)
+}
+
 // emptyBox holds no point: Min > Max, and a Union with it gives the other box.
 var emptyBox = geom.Box{
 	Min: geom.Vec3{math.Inf(1), math.Inf(1), math.Inf(1)},
@@ -117,8 +125,12 @@ func receding(vco, vIn, n geom.Vec3) geom.Vec3 {
 
 // acting reports whether collider c acts on a point at x that would end the step at end
 // (time t): with phi(end) <= 0, or, for a sticky collider, phi(x) <= 0 (see Collide).
-// It returns c's normal and velocity where it acts.
+// It returns c's normal and velocity where it acts. A collider clear of both points
+// (knownClear) does not act, and is not sampled.
 func acting(c Collider, x, end geom.Vec3, t float64) (n, vco geom.Vec3, ok bool) {
+	if knownClear(c, end, 0, t) && (c.Surface().Mode != Sticky || knownClear(c, x, 0, t)) {
+		return n, vco, false
+	}
 	phi, n, vco := c.Sample(end, t)
 	if phi > 0 {
 		if c.Surface().Mode != Sticky {
@@ -136,9 +148,13 @@ func acting(c Collider, x, end geom.Vec3, t float64) (n, vco geom.Vec3, ok bool)
 // level-set body lowers it by its slack, see RigidBody.Sample and
 // DeformingLevelSet.Sample) but never changes its sign, so a point with 0 < phi <= d
 // is decided by the sign of phi at x - d n, the point d away toward the surface: inside
-// exactly when phi(x) <= d for a plane.
+// exactly when phi(x) <= d for a plane. A collider clear of the ball of radius d
+// around x (knownClear) has neither, and is not sampled.
 func Touching(colliders []Collider, x geom.Vec3, t, d float64) bool {
 	for _, c := range colliders {
+		if knownClear(c, x, d, t) {
+			continue
+		}
 		phi, n, _ := c.Sample(x, t)
 		if phi <= 0 {
 			return true
