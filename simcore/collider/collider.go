@@ -185,7 +185,7 @@ func Nearby(dst, all []Collider, c geom.Vec3, r, t float64) []Collider {
 				continue
 			}
 		}
-		if s, ok := col.(SparseCollider); ok && s.Clear(c, r, t) {
+		if knownClear(col, c, r, t) {
 			continue
 		}
 		if phi, _, _ := col.Sample(c, t); phi <= r {

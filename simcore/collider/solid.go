@@ -103,7 +103,7 @@ func (s *solidCells) index(i, j, k int32) int {
 
 // near reports whether a solid cell comes within r of the world point x: whether the box
 // of its voxel centres does, which holds every solid voxel of the cell, so that false
-// means no voxel with phi <= 0 lies within r of x.
+// means that no solid voxel lies within r of x.
 func (s *solidCells) near(x geom.Vec3, r float64) bool {
 	if !(r >= 0) {
 		return true // a NaN reach (from a NaN speed) rules nothing out
