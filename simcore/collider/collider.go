@@ -35,8 +35,9 @@ type SparseCollider interface {
 }
 
 // knownClear reports whether c says, without a sample, that phi > 0 within r of x at
-// time t (SparseCollider). Contact and Touching ask it first: a voxelized collider's
-// box holds much snow that its solid is far from, and its test is cheaper than a sample.
+// time t (SparseCollider). Nearby, the contact test and Touching ask it before they
+// sample: a voxelized collider's box holds much snow that its solid is far from, and
+// its test is cheaper than a sample.
 func knownClear(c Collider, x geom.Vec3, r, t float64) bool {
 	s, ok := c.(SparseCollider)
 	return ok && s.Clear(x, r, t)

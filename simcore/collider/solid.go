@@ -31,8 +31,10 @@ const maxSolidCells = 1 << 25
 
 // maxNearCells caps the cells near tests: a ball that spans more (a fast collider's
 // reach against fine voxels) is taken to be near without a look, as it would be without
-// the cells. Contact tests ask once per particle, and a cell costs a few nanoseconds
-// against about 700 for the sample it could save.
+// the cells. Contact tests ask once per particle, and a sample costs about 700 ns: an
+// empty cell costs a nanosecond or two and the test stops at the first solid one within
+// reach, so a few hundred cells stay cheaper than the sample (measured on the plough
+// and the kick; docs/performance.md).
 const maxNearCells = 512
 
 // newSolidCells returns the solid cells of g, or nil when they span too many cells to

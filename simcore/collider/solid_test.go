@@ -298,9 +298,10 @@ func TestClearReachIsTight(t *testing.T) {
 // Touching and Collide sample it wherever they would without Clear.
 type hiddenSparse struct{ Collider }
 
-// Asking Clear first changes no contact: Touching, Collide and Nearby give the same
-// answers, bit for bit, for a moving ball and a thin plate, sticky or not, as they do
-// with the collider's samples alone.
+// Asking Clear first changes no contact: Touching and Collide give the same answers,
+// bit for bit, for a moving ball and a thin plate, sticky or not, as they do with the
+// collider's samples alone; and where Nearby rules the collider out only with Clear,
+// phi > 0 throughout the ball.
 func TestClearChangesNoContact(t *testing.T) {
 	const h = 0.01
 	ball, _ := clearTestBall(t)
@@ -311,7 +312,8 @@ func TestClearChangesNoContact(t *testing.T) {
 			fast, slow := []Collider{co}, []Collider{hiddenSparse{co}}
 			rng := lcgRNG(0.9)
 			box, _ := co.Bounds(0)
-			for i, near := 0, 0; i < 40000; i++ {
+			near, ruledOut := 0, 0
+			for i := 0; i < 40000; i++ {
 				var x geom.Vec3
 				for a := range x {
 					x[a] = box.Min[a] + (box.Max[a]-box.Min[a])*(rng.next()+0.5)
@@ -334,9 +336,22 @@ func TestClearChangesNoContact(t *testing.T) {
 				if a, b := Touching(fast, x, tm, 3*h), Touching(slow, x, tm, 3*h); a != b {
 					t.Fatalf("Touching at %v: %v with Clear, %v without", x, a, b)
 				}
-				if a, b := len(Nearby(nil, fast, x, 0.09, tm)), len(Nearby(nil, slow, x, 0.09, tm)); a > b {
+				const r = 0.09
+				if a, b := len(Nearby(nil, fast, x, r, tm)), len(Nearby(nil, slow, x, r, tm)); a > b {
 					t.Fatalf("Nearby at %v kept the collider only with Clear", x)
+				} else if a < b {
+					ruledOut++
+					for k := 0; k < 20; k++ {
+						u := geom.Vec3{rng.next(), rng.next(), rng.next()}.Unit()
+						y := x.Add(u.Scale(r * float64(k%2))) // the centre, and points on the sphere
+						if phi, _, _ := co.Sample(y, tm); phi <= 0 {
+							t.Fatalf("Nearby ruled the collider out around %v, but phi(%v) = %g", x, y, phi)
+						}
+					}
 				}
+			}
+			if near < 3000 || ruledOut < 100 {
+				t.Fatalf("%d points near the surface, %d balls ruled out by Clear alone: too few to test", near, ruledOut)
 			}
 		}
 	}
