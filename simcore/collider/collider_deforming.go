@@ -273,11 +273,11 @@ func (c *DeformingLevelSet) Bounds(t float64) (geom.Box, bool) {
 
 // Clear implements SparseCollider: it reports that Sample gives phi > 0 at every point
 // within r of x at time t, because no solid cell (one that holds a voxel with phi <= 0)
-// of a keyframe that time weighs lies within reach of a lookup from there. At a point y, keyframe a
-// is read gamma dt |v_co| <= gamma dt v_max from y (where the surface now at y was then)
-// and keyframe b (1 - gamma) dt v_max from it, and each lookup blends the corners of
-// the voxel cell around that point, within sqrt(3) h of it; phi is a weighted mean of
-// positive values wherever all it reads is positive. The test is exact about signs, so
+// of a keyframe that time weighs lies within reach of a lookup from there. At a point
+// y, keyframe a is read gamma dt |v_co| <= gamma dt v_max from y (where the surface now
+// at y was then) and keyframe b (1 - gamma) dt v_max from it, and each lookup blends
+// the corners of the voxel cell around that point, within sqrt(3) h of it; phi is a
+// weighted mean of positive values wherever all it reads is positive. The test is exact about signs, so
 // ruling a collider out where Clear holds changes no contact. A segment whose solid
 // cells were not built (an unbounded surface, a background or a speed that is not
 // finite, or a solid too large to hold cell by cell) is never clear. A negative r counts

@@ -221,20 +221,26 @@ func TestSolidCells(t *testing.T) {
 	}
 }
 
-// BenchmarkDeformingClear measures Clear for a block of snow's reach (sqrt(3) 2h + 1.25h
-// at h = 2 cm) at points around the ball, near and far, as Nearby calls it once per
-// block; compare BenchmarkDeformingSample, which a particle pays instead.
+// BenchmarkDeformingClear measures Clear at points around the ball, near and far, for a
+// block of snow's reach (sqrt(3) 2h + 1.25h at h = 2 cm), as Nearby asks it once per
+// block, and for a particle's contact distance (h/4), as Touching asks it; compare
+// BenchmarkDeformingSample at -cpu 1, the sample a particle pays without it.
 func BenchmarkDeformingClear(b *testing.B) {
 	c, _ := clearTestBall(b)
-	const r = 0.094
 	rng := lcgRNG(0.7)
 	points := make([]geom.Vec3, 1024)
 	for i := range points {
 		points[i] = geom.Vec3{0.47 + 0.8*rng.next(), 0.5 + 0.6*rng.next(), 0.5 + 0.6*rng.next()}
 	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		c.Clear(points[i&1023], r, 0.02)
+	for _, k := range []struct {
+		name string
+		r    float64
+	}{{"block", 0.094}, {"particle", 0.005}} {
+		b.Run(k.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c.Clear(points[i&1023], k.r, 0.02)
+			}
+		})
 	}
 }
 
